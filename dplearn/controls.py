@@ -1,0 +1,124 @@
+"""The parameters a learner can move, each with its valid range, made in one place.
+
+A ``Control`` knows its symbol, its range and whether it moves on a log scale. Figure
+objects declare theirs; ``dplearn.widgets`` turns them into sliders, and the tests and
+the benchmark sweep the same ranges, so a slider can offer only values that work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "Control",
+    "EPSILON",
+    "DELTA",
+    "SIGMA",
+    "SCALE",
+    "SENSITIVITY",
+    "INTEGER_SENSITIVITY",
+    "COUNT",
+    "THRESHOLD",
+    "PROBABILITY",
+    "PRIOR_ODDS",
+]
+
+
+@dataclass(frozen=True)
+class Control:
+    """One slider's worth of parameter.
+
+    Attributes:
+      label: what the slider shows, a symbol such as "ε".
+      minimum: smallest value offered.
+      maximum: largest value offered.
+      log: move on a log scale (for epsilon, delta, sigma, scales).
+      integer: whole numbers only.
+      step: step of a linear slider (ignored for log and integer ones).
+      description: a few words for a tooltip.
+    """
+
+    label: str
+    minimum: float
+    maximum: float
+    log: bool = False
+    integer: bool = False
+    step: float | None = None
+    description: str = ""
+
+    def __post_init__(self):
+        if not self.minimum < self.maximum:
+            raise ValueError(
+                f"minimum must be below maximum, got {self.minimum!r} and {self.maximum!r}"
+            )
+        if self.log and self.minimum <= 0:
+            raise ValueError(f"a log control needs minimum > 0, got {self.minimum!r}")
+
+    def replace(self, **changes):
+        """A copy with some attributes changed (a narrower range, another label)."""
+        return dataclasses.replace(self, **changes)
+
+    def clip(self, value):
+        """The nearest value this control offers."""
+        value = min(max(value, self.minimum), self.maximum)
+        return int(round(value)) if self.integer else float(value)
+
+    def sample(self, count, rng):
+        """The minimum, the maximum and count - 2 random values in between."""
+        if self.log:
+            inner = np.exp(rng.uniform(np.log(self.minimum), np.log(self.maximum), count - 2))
+        else:
+            inner = rng.uniform(self.minimum, self.maximum, count - 2)
+        return [self.clip(v) for v in [self.minimum, self.maximum, *inner]]
+
+    def slider(self, value, name=None):
+        """An ipywidgets slider for this control, starting at value."""
+        import ipywidgets as widgets
+
+        common = dict(
+            description=self.label,
+            description_allow_html=False,
+            continuous_update=True,
+            tooltip=self.description or name or self.label,
+            layout=widgets.Layout(width="26em"),
+            style={"description_width": "5em"},
+        )
+        if self.integer:
+            return widgets.IntSlider(
+                value=self.clip(value), min=int(self.minimum), max=int(self.maximum), **common
+            )
+        if self.log:
+            low, high = np.log10(self.minimum), np.log10(self.maximum)
+            return widgets.FloatLogSlider(
+                value=self.clip(value),
+                base=10,
+                min=low,
+                max=high,
+                step=(high - low) / 200,
+                readout_format=".4g",
+                **common,
+            )
+        step = self.step or (self.maximum - self.minimum) / 200
+        return widgets.FloatSlider(
+            value=self.clip(value),
+            min=self.minimum,
+            max=self.maximum,
+            step=step,
+            readout_format=".4g",
+            **common,
+        )
+
+
+EPSILON = Control("ε", 0.01, 20.0, log=True, description="privacy budget epsilon")
+DELTA = Control("δ", 1e-12, 0.1, log=True, description="allowed failure mass delta")
+SIGMA = Control("σ", 0.1, 20.0, log=True, description="standard deviation of Gaussian noise")
+SCALE = Control("scale b", 0.05, 20.0, log=True, description="scale of Laplace noise")
+SENSITIVITY = Control("Δ", 0.1, 10.0, log=True, description="sensitivity of the query")
+INTEGER_SENSITIVITY = Control("Δ", 1, 10, integer=True, description="whole-number sensitivity")
+COUNT = Control("count", 0, 5000, integer=True, description="true count in a data set")
+THRESHOLD = Control("threshold", 1.0, 20.0, step=0.1, description="smallest published count")
+PROBABILITY = Control("p", 0.001, 0.999, step=0.001, description="a probability")
+PRIOR_ODDS = Control("prior odds", 0.01, 100.0, log=True, description="P[D1] / P[D2]")

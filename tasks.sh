@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# One entry point for every set-up step, so that a fresh clone needs one command per job.
+#   bash tasks.sh lab       install what is missing, open the lessons in JupyterLab
+#   bash tasks.sh test      install what is missing, run the whole test suite
+#   bash tasks.sh present   install what is missing, serve the lessons as Voilà apps
+#   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
+#   bash tasks.sh bench     install what is missing, print the benchmark figures
+# Everything lives in .venv beside this file; a second run installs nothing new.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+PYTHON="$VENV/bin/python"
+FIRST_LESSON=notebooks/01-measure-privacy-loss.ipynb
+PORT="${PORT:-8888}"
+
+ensure_environment() {
+  if [ ! -x "$PYTHON" ]; then
+    python3 -m venv "$VENV"
+  fi
+  # Reinstall only when the declared dependencies change.
+  local wanted
+  wanted=$(cat pyproject.toml | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$wanted" ]; then
+    "$PYTHON" -m pip install --quiet --upgrade pip
+    "$PYTHON" -m pip install --quiet -e ".[test]"
+    echo "$wanted" > "$VENV/.installed"
+  fi
+}
+
+ensure_chromium() {
+  # The browser tests drive Debian's Chromium; Playwright never downloads a browser here.
+  if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+      echo "chromium is missing: install it (sudo apt-get install chromium) to run the browser tests" >&2
+    fi
+  fi
+}
+
+root_flag() {
+  [ "$(id -u)" = 0 ] && echo "--ServerApp.allow_root=True" || true
+}
+
+command="${1:-}"
+shift || true
+case "$command" in
+  lab)
+    ensure_environment
+    # Never hand MPLBACKEND to kernels: the lessons choose their own backend.
+    unset MPLBACKEND
+    exec "$VENV/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port="$PORT" \
+      $(root_flag) "$@" "$FIRST_LESSON"
+    ;;
+  test)
+    ensure_environment
+    ensure_chromium
+    unset MPLBACKEND
+    exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  present)
+    ensure_environment
+    unset MPLBACKEND
+    exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser "$@" notebooks/
+    ;;
+  figures)
+    ensure_environment
+    exec "$PYTHON" -m dplearn.figures "$@"
+    ;;
+  bench)
+    ensure_environment
+    exec "$PYTHON" benchmarks/run.py "$@"
+    ;;
+  *)
+    echo "usage: bash tasks.sh {lab|test|present|figures|bench} [arguments]" >&2
+    exit 2
+    ;;
+esac
