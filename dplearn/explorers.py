@@ -18,13 +18,45 @@ Subclasses declare:
 from __future__ import annotations
 
 import matplotlib
+from matplotlib.axis import Axis
+from matplotlib.figure import Figure
 
 from dplearn.controls import Control
 
-__all__ = ["Explorer", "REGISTRY", "register", "new_figure", "freeze_layout"]
+__all__ = [
+    "Explorer",
+    "LayeredFigure",
+    "REGISTRY",
+    "register",
+    "load_all",
+    "new_figure",
+    "freeze_layout",
+]
 
 #: Figure id -> Explorer subclass, filled by ``register`` as lesson modules are imported.
 REGISTRY: dict[str, type[Explorer]] = {}
+
+
+def load_all():
+    """Imports every ``dplearn/*_figures.py`` module and returns the full registry.
+
+    Figure ids sort in LESSONS.md order (PLRV, MECH, NOISE; then by number).
+    """
+    import importlib
+    import pkgutil
+
+    import dplearn
+
+    for module in pkgutil.iter_modules(dplearn.__path__):
+        if module.name.endswith("_figures"):
+            importlib.import_module(f"dplearn.{module.name}")
+    sections = {"PLRV": 0, "MECH": 1, "NOISE": 2}
+
+    def order(figure_id):
+        section, _, number = figure_id.partition("-")
+        return (sections.get(section, 3), section, int(number) if number.isdigit() else 0)
+
+    return {figure_id: REGISTRY[figure_id] for figure_id in sorted(REGISTRY, key=order)}
 
 
 def register(cls):
@@ -33,6 +65,91 @@ def register(cls):
         raise ValueError(f"figure_id {cls.figure_id!r} is registered twice")
     REGISTRY[cls.figure_id] = cls
     return cls
+
+
+class LayeredFigure(Figure):
+    """A figure that renders its static layer once and redraws only what moves.
+
+    Axes, ticks, labels and other artists that no slider changes form the static
+    layer. On a raster canvas (Agg, ipympl, inline PNG) the first draw keeps a copy of
+    that layer's pixels; every later draw restores the copy and draws the moving
+    artists over it, plus any static artist stacked above them. The image is the one
+    a full draw gives (the tests compare the two), at a fraction of the cost: most of
+    a full draw is laying out tick labels that never change. Vector output (SVG, PDF)
+    always takes the full draw.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.moving_artists = []
+        self.use_layers = True
+        self._layer_cache = {}
+
+    def mark_moving(self, *artists):
+        """Declares artists that updates change: they are drawn on every frame.
+
+        Their axes draw ticks and grid below everything else (``set_axisbelow``), so
+        that the costly tick labels can stay in the static layer.
+        """
+        self.moving_artists.extend(artists)
+        for artist in artists:
+            if artist.axes is not None:
+                artist.axes.set_axisbelow(True)
+        self.invalidate_static_layer()
+
+    def invalidate_static_layer(self):
+        """Forgets the static pixels: call after changing limits, ticks or static text."""
+        self._layer_cache.clear()
+
+    def _top_layer(self):
+        """Artists drawn on every frame, axes by axes, in the order a full draw uses.
+
+        That is every moving artist and every static one stacked above the lowest
+        moving artist of its axes, so the frame is painted exactly as a full draw
+        paints it.
+        """
+        moving = set(map(id, self.moving_artists))
+        layer = []
+        for axes in sorted(self.axes, key=lambda a: a.get_zorder()):
+            children = [a for a in axes.get_children() if a is not axes.patch]
+            lowest = min((a.get_zorder() for a in children if id(a) in moving), default=None)
+            if lowest is None:
+                continue
+            on_top = [
+                a
+                for a in children
+                if id(a) in moving or (a.get_zorder() > lowest and not isinstance(a, Axis))
+            ]
+            layer.extend(sorted(on_top, key=lambda a: a.get_zorder()))
+        layer.extend(a for a in self.texts + self.artists if id(a) in moving)
+        return layer
+
+    def draw(self, renderer):
+        if not (self.use_layers and self.moving_artists and hasattr(renderer, "copy_from_bbox")):
+            return super().draw(renderer)
+        top_layer = self._top_layer()
+        key = (renderer.width, renderer.height, self.dpi)
+        if key not in self._layer_cache:
+            shown = [artist.get_visible() for artist in top_layer]
+            for artist in top_layer:
+                artist.set_visible(False)
+            try:
+                super().draw(renderer)
+            finally:
+                for artist, visible in zip(top_layer, shown, strict=True):
+                    artist.set_visible(visible)
+            # Keep at most one other size (an export at another dpi, a HiDPI screen).
+            while len(self._layer_cache) > 1:
+                self._layer_cache.pop(next(iter(self._layer_cache)))
+            self._layer_cache[key] = renderer.copy_from_bbox(self.bbox)
+        else:
+            renderer.restore_region(self._layer_cache[key])
+        for artist in top_layer:
+            if artist.get_visible():
+                artist.draw(renderer)
+        for axes in self.axes:
+            axes.stale = False
+        self.stale = False
 
 
 def _widget_backend():
@@ -50,16 +167,15 @@ def new_figure(figsize, dpi=100):
         import matplotlib.pyplot as plt
 
         with plt.ioff():
-            figure = plt.figure(figsize=figsize, dpi=dpi)
+            figure = plt.figure(figsize=figsize, dpi=dpi, FigureClass=LayeredFigure)
         figure.canvas.header_visible = False
         figure.canvas.toolbar_visible = False
         figure.canvas.footer_visible = False
         figure.canvas.resizable = False
         return figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
 
-    figure = Figure(figsize=figsize, dpi=dpi)
+    figure = LayeredFigure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(figure)
     return figure
 
@@ -73,6 +189,8 @@ def freeze_layout(figure):
     figure.set_layout_engine("constrained")
     figure.draw_without_rendering()
     figure.set_layout_engine("none")
+    if isinstance(figure, LayeredFigure):
+        figure.invalidate_static_layer()
 
 
 class Explorer:
@@ -88,7 +206,10 @@ class Explorer:
         self._check_names(params)
         self.params = {**self.defaults, **params}
         self.figure = figure if figure is not None else new_figure(self.figsize)
-        self._build()
+        # A fixed title height: matplotlib otherwise moves titles by what the axes
+        # hold at each draw, and the static layer must not depend on moving artists.
+        with matplotlib.rc_context({"axes.titley": 1.0}):
+            self._build()
         self.update()
         freeze_layout(self.figure)
 
@@ -112,6 +233,17 @@ class Explorer:
         self._apply(**merged)
         self.params = merged
         return self
+
+    def moving(self, *artists):
+        """Marks artists that ``_apply`` changes; returns the first, for chaining.
+
+        Everything else in the figure is static and is rendered once (see
+        ``LayeredFigure``). Call ``self.figure.invalidate_static_layer()`` in
+        ``_apply`` when an update changes something static (axis limits, for one).
+        """
+        if isinstance(self.figure, LayeredFigure):
+            self.figure.mark_moving(*artists)
+        return artists[0] if artists else None
 
     def numbers(self):
         """The numbers the lesson quotes beside this figure, at the current setting."""

@@ -1,0 +1,87 @@
+"""Every registered figure object, swept over its sliders' whole ranges.
+
+New figures are picked up by themselves: a class registered in a ``dplearn/*_figures.py``
+module is tested here without another line.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from dplearn.explorers import LayeredFigure, load_all
+
+EXPLORERS = load_all()
+pytestmark = pytest.mark.skipif(not EXPLORERS, reason="no figure module registered yet")
+
+
+def settings(explorer_class, count=4, seed=7):
+    """Each control alone at its minimum, maximum and random points, then all together."""
+    rng = np.random.default_rng(seed)
+    for name, control in explorer_class.controls.items():
+        for value in control.sample(count, rng):
+            yield {name: value}
+    for _ in range(count):
+        yield {
+            name: control.sample(3, rng)[-1] for name, control in explorer_class.controls.items()
+        }
+
+
+def pixels(figure):
+    figure.canvas.draw()
+    return np.asarray(figure.canvas.buffer_rgba()).copy()
+
+
+@pytest.fixture(params=list(EXPLORERS), ids=list(EXPLORERS))
+def explorer(request):
+    return EXPLORERS[request.param]()
+
+
+def test_identity(explorer):
+    assert explorer.figure_id and explorer.title
+    assert set(explorer.controls) <= set(explorer.defaults)
+    for name, control in explorer.controls.items():
+        assert control.minimum <= explorer.defaults[name] <= control.maximum, name
+
+
+def test_updates_in_place_over_every_slider_range(explorer):
+    """No exception, no warning (pytest turns them into errors), no artist added."""
+    pixels(explorer.figure)
+    count = len(explorer.figure.findobj())
+    for params in settings(type(explorer)):
+        explorer.update(**params)
+        pixels(explorer.figure)
+        assert len(explorer.figure.findobj()) == count, params
+        for name, value in explorer.numbers().items():
+            assert isinstance(value, str) or not math.isnan(value), (name, params)
+
+
+def test_layered_draw_paints_what_a_full_draw_paints(explorer):
+    figure = explorer.figure
+    assert isinstance(figure, LayeredFigure) and figure.moving_artists
+    for params in list(settings(type(explorer), count=3, seed=11))[::2]:
+        explorer.update(**params)
+        layered = pixels(figure)
+        figure.use_layers = False
+        try:
+            full = pixels(figure)
+        finally:
+            figure.use_layers = True
+        different = (layered != full).any(axis=-1)
+        assert not different.any(), f"{params}: {different.sum()} pixels differ"
+
+
+def test_moving_a_slider_changes_the_picture(explorer):
+    before = pixels(explorer.figure)
+    changed = False
+    for name, control in explorer.controls.items():
+        current = explorer.params[name]
+        target = control.maximum if current != control.maximum else control.minimum
+        explorer.update(**{name: target})
+        changed |= bool((pixels(explorer.figure) != before).any())
+    assert changed or not explorer.controls
+
+
+def test_unknown_parameter_is_rejected(explorer):
+    with pytest.raises(ValueError, match="no parameter 'bogus'"):
+        explorer.update(bogus=1.0)
