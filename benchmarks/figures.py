@@ -49,8 +49,10 @@ def time_explorer(explorer_class, updates=80, replots=8, seed=0):
 
 def main(selected=None):
     explorers = load_all()
-    print(f"{'figure':<9} {'update+draw median':>19} {'p95':>7} {'re-plot median':>15} "
-          f"{'speed-up':>9}  goal (median <= {GOAL_MEDIAN_MS:g} ms, p95 <= {GOAL_P95_MS:g} ms)")
+    print(
+        f"{'figure':<9} {'update+draw median':>19} {'p95':>7} {'re-plot median':>15} "
+        f"{'speed-up':>9}  goal (median <= {GOAL_MEDIAN_MS:g} ms, p95 <= {GOAL_P95_MS:g} ms)"
+    )
     missed = []
     for figure_id, explorer_class in explorers.items():
         if selected and figure_id not in selected:
@@ -60,8 +62,10 @@ def main(selected=None):
         met = median <= GOAL_MEDIAN_MS and p95 <= GOAL_P95_MS
         if not met:
             missed.append(figure_id)
-        print(f"{figure_id:<9} {median:>16.1f} ms {p95:>5.1f} ms {np.median(replots):>12.1f} ms "
-              f"{np.median(replots) / median:>8.1f}x  {'met' if met else 'MISSED'}")
+        print(
+            f"{figure_id:<9} {median:>16.1f} ms {p95:>5.1f} ms {np.median(replots):>12.1f} ms "
+            f"{np.median(replots) / median:>8.1f}x  {'met' if met else 'MISSED'}"
+        )
     return missed
 
 

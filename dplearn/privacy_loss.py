@@ -331,8 +331,8 @@ class DiscreteLaplaceNoise(PrivacyLossPair):
         # on the slope and still exceed epsilon; the rest add nothing.
         inner = np.clip(self._last_bad_offset(safe), 0, sensitivity - 1)
         flat_part = -np.expm1(safe - self.max_loss)
-        slope_part = -np.expm1(-inner / scale) * -q * np.expm1(
-            safe - (sensitivity - inner - 1) / scale
+        slope_part = (
+            -np.expm1(-inner / scale) * -q * np.expm1(safe - (sensitivity - inner - 1) / scale)
         )
         delta = np.where(below, (flat_part + slope_part) / (1.0 + q), 0.0)
         return check.scalar_or_array(np.maximum(delta, 0.0))

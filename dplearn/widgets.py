@@ -45,9 +45,7 @@ class Exploration(widgets.VBox):
         self.explorer = explorer
         self.sliders = sliders
         self.readout = readout
-        super().__init__(
-            [widgets.HBox([widgets.VBox(list(sliders.values())), readout]), view]
-        )
+        super().__init__([widgets.HBox([widgets.VBox(list(sliders.values())), readout]), view])
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
