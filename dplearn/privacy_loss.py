@@ -218,7 +218,10 @@ class GaussianNoise(PrivacyLossPair):
     def loss_exceeds(self, epsilon):
         """P[L > epsilon] = Phi(r/2 - epsilon/r)."""
         epsilon = check.epsilon(epsilon)
-        return check.scalar_or_array(special.ndtr(self.ratio / 2.0 - epsilon / self.ratio))
+        with np.errstate(under="ignore"):
+            # Through log_ndtr, so that the width stays accurate deep into the tail.
+            width = np.exp(special.log_ndtr(self.ratio / 2.0 - epsilon / self.ratio))
+        return check.scalar_or_array(width)
 
     def log_delta(self, epsilon):
         """ln delta, accurate where delta itself underflows (epsilon = 1000, sigma = 1)."""

@@ -1,0 +1,65 @@
+"""Independent high-precision values for the core's tests, computed with mpmath.
+
+Nothing here calls dplearn: each function evaluates a definition (an integral, a sum)
+or a closed form from the literature at 60 digits.
+"""
+
+import mpmath
+
+mpmath.mp.dps = 60
+
+
+def gaussian_delta(epsilon, sigma, sensitivity=1.0):
+    """Balle & Wang (2018), Theorem 8: Phi(r/2 - eps/r) - e^eps Phi(-r/2 - eps/r)."""
+    epsilon, r = mpmath.mpf(epsilon), mpmath.mpf(sensitivity) / mpmath.mpf(sigma)
+    return mpmath.ncdf(r / 2 - epsilon / r) - mpmath.exp(epsilon) * mpmath.ncdf(
+        -r / 2 - epsilon / r
+    )
+
+
+def gaussian_delta_by_integration(epsilon, sigma, sensitivity=1.0):
+    """E[max(0, 1 - e^(eps - L))] with L ~ N(mu, 2 mu), integrated numerically."""
+    epsilon = mpmath.mpf(epsilon)
+    mu = (mpmath.mpf(sensitivity) / sigma) ** 2 / 2
+    spread = mpmath.sqrt(2 * mu)
+
+    def integrand(loss):
+        return mpmath.npdf(loss, mu, spread) * (1 - mpmath.exp(epsilon - loss))
+
+    return mpmath.quad(integrand, [epsilon, epsilon + spread, mu + 40 * spread, mpmath.inf])
+
+
+def gaussian_loss_exceeds(epsilon, sigma, sensitivity=1.0):
+    mu = (mpmath.mpf(sensitivity) / sigma) ** 2 / 2
+    return mpmath.ncdf((mu - epsilon) / mpmath.sqrt(2 * mu))
+
+
+def laplace_delta_by_integration(epsilon, scale, sensitivity=1.0):
+    """Integral of max(0, p1 - e^eps p2) over the output, p1 at 0, p2 at sensitivity."""
+    b, shift, epsilon = mpmath.mpf(scale), mpmath.mpf(sensitivity), mpmath.mpf(epsilon)
+
+    def gap(output):
+        p1 = mpmath.exp(-abs(output) / b) / (2 * b)
+        p2 = mpmath.exp(-abs(output - shift) / b) / (2 * b)
+        return max(p1 - mpmath.exp(epsilon) * p2, 0)
+
+    return mpmath.quad(gap, [-mpmath.inf, 0, (shift - epsilon * b) / 2, shift, mpmath.inf])
+
+
+def discrete_laplace_pmf(k, scale):
+    q = mpmath.exp(-1 / mpmath.mpf(scale))
+    return (1 - q) / (1 + q) * q ** abs(k)
+
+
+def discrete_laplace_sums(epsilon, scale, sensitivity, reach=4000):
+    """(delta, P[L > eps]) by summing over outputs -reach .. reach (the tails are negligible)."""
+    epsilon = mpmath.mpf(epsilon)
+    delta = exceeds = mpmath.mpf(0)
+    for k in range(-reach, reach + 1):
+        p1 = discrete_laplace_pmf(k, scale)
+        p2 = discrete_laplace_pmf(k - sensitivity, scale)
+        # A margin far below float precision, so that L = epsilon is not counted as L > epsilon.
+        if p1 > mpmath.exp(epsilon) * p2 * (1 + mpmath.mpf(10) ** -40):
+            delta += p1 - mpmath.exp(epsilon) * p2
+            exceeds += p1
+    return delta, exceeds

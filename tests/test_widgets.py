@@ -1,0 +1,89 @@
+"""Sliders made from controls drive a figure object in place, with no kernel or browser."""
+
+import math
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+
+from dplearn import controls, privacy_loss
+from dplearn.explorers import Explorer
+from dplearn.widgets import explore, format_number, numbers_table
+
+
+class GaussianDensities(Explorer):
+    """A small figure object for these tests (not registered)."""
+
+    figure_id = "TEST-1"
+    title = "Two Gaussian densities"
+    controls = {"sigma": controls.SIGMA, "sensitivity": controls.SENSITIVITY}
+    defaults = {"sigma": math.sqrt(3), "sensitivity": 1.0}
+
+    def _build(self):
+        self.axes = self.figure.subplots()
+        self.outputs = np.linspace(-10, 10, 200)
+        (self.line_d1,) = self.axes.plot(self.outputs, self.outputs * 0)
+        (self.line_d2,) = self.axes.plot(self.outputs, self.outputs * 0)
+        self.axes.set_ylim(0, 4)
+        self.moving(self.line_d1, self.line_d2)
+
+    def _apply(self, sigma, sensitivity):
+        pair = privacy_loss.gaussian(sigma, sensitivity)
+        self.line_d1.set_ydata(pair.density_d1(self.outputs))
+        self.line_d2.set_ydata(pair.density_d2(self.outputs))
+
+    def numbers(self):
+        pair = privacy_loss.gaussian(self.params["sigma"], self.params["sensitivity"])
+        return {"δ at ε = ln 3": pair.delta(math.log(3))}
+
+
+def test_sliders_offer_the_controls_ranges_and_drive_the_figure():
+    explorer = GaussianDensities()
+    view = explore(explorer)
+    sigma = view.sliders["sigma"]
+    assert isinstance(sigma, widgets.FloatLogSlider)
+    assert 10**sigma.min == pytest.approx(controls.SIGMA.minimum)
+    assert 10**sigma.max == pytest.approx(controls.SIGMA.maximum)
+    before = explorer.line_d1.get_ydata().copy()
+    sigma.value = 2.0
+    assert explorer.params["sigma"] == 2.0
+    assert not np.allclose(before, explorer.line_d1.get_ydata())
+    expected = privacy_loss.gaussian(2.0).delta(math.log(3))
+    assert format_number(expected) in view.readout.value
+
+
+def test_invalid_value_leaves_the_figure_as_it_was():
+    explorer = GaussianDensities()
+    before = explorer.line_d1.get_ydata().copy()
+    with pytest.raises(ValueError, match="sigma must be finite and > 0"):
+        explorer.update(sigma=-1.0)
+    assert explorer.params["sigma"] == pytest.approx(math.sqrt(3))
+    np.testing.assert_array_equal(before, explorer.line_d1.get_ydata())
+
+
+def test_static_renderers_get_a_png():
+    bundle = explore(GaussianDensities())._repr_mimebundle_()
+    assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
+    assert "<img" in bundle["text/html"]
+
+
+def test_number_formatting():
+    assert format_number(0.0106240317332568) == "0.01062"
+    assert format_number(6.17e-5) == "6.1700 × 10<sup>-5</sup>"
+    assert format_number(0.5) == "0.5"
+    assert format_number(math.inf) == "∞"
+    assert "δ" in numbers_table({"δ": 0.1})
+
+
+@pytest.mark.parametrize("control", [controls.EPSILON, controls.COUNT, controls.THRESHOLD])
+def test_control_samples_stay_in_range(control):
+    values = control.sample(20, np.random.default_rng(0))
+    assert values[0] == control.minimum and values[1] == control.maximum
+    assert all(control.minimum <= v <= control.maximum for v in values)
+
+
+def test_control_rejects_an_empty_range():
+    with pytest.raises(ValueError, match="minimum must be below maximum"):
+        controls.Control("x", 2.0, 1.0)
+    with pytest.raises(ValueError, match="log control needs minimum > 0"):
+        controls.Control("x", 0.0, 1.0, log=True)
