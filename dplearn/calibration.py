@@ -1,6 +1,6 @@
 """Noise scales from a privacy budget: how much noise a mechanism needs.
 
-Taught in: 05-calibrate-additive-noise.ipynb
+Taught in: 05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise.ipynb
 """
 
 from __future__ import annotations

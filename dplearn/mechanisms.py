@@ -11,7 +11,8 @@ Which samplers are exact:
   the guarantee. Real releases use a vetted library (OpenDP, for example) with exact
   samplers.
 
-Taught in: 05-calibrate-additive-noise.ipynb, 07-add-noise-in-practice.ipynb
+Taught in: 05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise.ipynb,
+07-add-noise-in-practice.ipynb
 """
 
 from __future__ import annotations
