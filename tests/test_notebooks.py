@@ -1,0 +1,93 @@
+"""Every lesson notebook runs top to bottom on a fresh kernel, cleanly.
+
+A notebook fails when a cell raises, when any output (a cell's or one kept inside a
+widget, where ipywidgets puts exceptions raised by slider callbacks) holds an error,
+text written to stderr, or a warning. Set DPLEARN_NOTEBOOKS to a folder to run the
+notebooks of another folder instead (used to check this module against broken ones).
+"""
+
+import os
+import pathlib
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = pathlib.Path(os.environ.get("DPLEARN_NOTEBOOKS", ROOT / "notebooks"))
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+TEXT_TYPES = ("text/plain", "text/html", "text/markdown")
+
+pytestmark = pytest.mark.notebooks
+
+
+def output_text(output):
+    """Everything a reader would see of one output, as text."""
+    if output.get("output_type") == "stream":
+        return "".join(output.get("text", ""))
+    if output.get("output_type") == "error":
+        return f"{output.get('ename')}: {output.get('evalue')}"
+    data = output.get("data", {})
+    return "\n".join("".join(data[kind]) for kind in TEXT_TYPES if kind in data)
+
+
+def problems(outputs, where):
+    """Errors, stderr text and warnings among outputs, each as one line."""
+    found = []
+    for output in outputs:
+        text = output_text(output)
+        if output.get("output_type") == "error":
+            found.append(f"{where}: error {text}")
+        elif output.get("output_type") == "stream" and output.get("name") == "stderr":
+            found.append(f"{where}: stderr {text.strip()[:300]!r}")
+        elif "Warning" in text:
+            found.append(f"{where}: warning {text.strip()[:300]!r}")
+    return found
+
+
+def widget_outputs(nb):
+    """(model id, outputs) of every Output widget saved in the notebook's widget state."""
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    for model_id, model in state.items():
+        outputs = model.get("state", {}).get("outputs")
+        if outputs:
+            yield model_id, outputs
+
+
+def run(path):
+    """Executes the notebook at path on a new kernel and returns it with its outputs."""
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        # The lessons run with the notebook folder as working directory, as in Lab.
+        resources={"metadata": {"path": str(path.parent)}},
+        # Save the widgets' state: exceptions raised in slider callbacks end up there.
+        store_widget_state=True,
+    )
+    client.execute()
+    return nb
+
+
+@pytest.fixture
+def kernel_environment(monkeypatch):
+    # The kernel inherits this process's environment: MPLBACKEND would override the
+    # lessons' `%matplotlib widget`. Warnings keep the kernel's own filters (everything
+    # raised by the notebook's code is shown); PYTHONWARNINGS=default would add
+    # deprecations internal to ipympl and traitlets that no lesson can fix.
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    monkeypatch.delenv("PYTHONWARNINGS", raising=False)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_notebook_runs_cleanly(path, kernel_environment):
+    nb = run(path)
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            found += problems(cell.get("outputs", []), f"cell {index}")
+    for model_id, outputs in widget_outputs(nb):
+        found += problems(outputs, f"widget {model_id[:8]} (a slider callback?)")
+    assert not found, f"{path.name}:\n" + "\n".join(found)
