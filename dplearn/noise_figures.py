@@ -1,0 +1,721 @@
+"""Figures NOISE-1 to NOISE-4 and NOISE-LEAK: noisy numeric queries in practice.
+
+Every figure draws its random numbers once, with a seeded numpy Generator, as noise of
+scale 1; sliders rescale that same noise. ``resample(rng)`` draws afresh (the notebook's
+"draw again" button).
+
+Taught in: 07-add-noise-in-practice.ipynb
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from dplearn import floating_point
+from dplearn.controls import EPSILON, SCALE, SENSITIVITY, Control
+from dplearn.explorers import Explorer, register
+from dplearn.mechanisms import sample_laplace_inverse_cdf
+
+__all__ = [
+    "InverseCdfSampling",
+    "OneDimensionalQuery",
+    "TwoDimensionalQuery",
+    "SeabornHistogram",
+    "FloatingPointLeak",
+    "within_tolerance_probability",
+    "central_interval",
+    "kde_curve",
+]
+
+FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = "C0", "C1", "C3", "black"
+
+
+def within_tolerance_probability(epsilon, sensitivity, tolerance):
+    """P[|rint(answer + Lap(sensitivity/epsilon)) - answer| <= tolerance] for an integer answer.
+
+    Rounding to the nearest integer keeps the answer within the tolerance exactly when
+    |noise| < tolerance + 1/2 (a tie has probability 0), so the probability is
+    1 - exp(-(tolerance + 1/2) * epsilon / sensitivity).
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+    scale = float(sensitivity) / float(epsilon)
+    return float(-np.expm1(-(tolerance + 0.5) / scale))
+
+
+def central_interval(scale, coverage=0.8):
+    """Smallest k with P[|rint(Lap(scale))| <= k] >= coverage, and that probability.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+    half_width = max(0, int(np.ceil(scale * np.log(1.0 / (1.0 - coverage)) - 0.5)))
+    # Guard against rounding in the ceiling: step until the coverage truly holds.
+    while -np.expm1(-(half_width + 0.5) / scale) < coverage:
+        half_width += 1
+    return half_width, float(-np.expm1(-(half_width + 0.5) / scale))
+
+
+def kde_curve(data, grid, bw_adjust=1.0):
+    """The Gaussian kernel density seaborn's kdeplot draws (Scott's rule times bw_adjust).
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+    data = np.asarray(data, dtype=float)
+    values, counts = np.unique(data, return_counts=True)
+    bandwidth = data.size ** (-1.0 / 5.0) * bw_adjust * data.std(ddof=1)
+    offsets = (np.asarray(grid, dtype=float)[:, None] - values[None, :]) / bandwidth
+    kernel = np.exp(-0.5 * offsets**2) / (bandwidth * np.sqrt(2.0 * np.pi))
+    return kernel @ counts / data.size
+
+
+def _below_moving_artists(figure):
+    """Puts titles, legends and fixed texts under the data, into the cached static layer.
+
+    They would otherwise sit above the moving artists (zorder 3 and 5 against 1 and 2) and
+    be painted again on every frame, which costs more than all the data. Each of them is
+    placed where no data ever goes, so the image does not change.
+    """
+    for axes in figure.axes:
+        for artist in axes.texts + [axes.title, axes._left_title, axes._right_title]:
+            if artist not in getattr(figure, "moving_artists", []):
+                artist.set_zorder(0.1)
+        legend = axes.get_legend()
+        if legend is not None:
+            legend.set_zorder(0.1)
+
+
+class _SeededExplorer(Explorer):
+    """An explorer whose random draws come from a seeded Generator, once."""
+
+    seed = 2026
+
+    def __init__(self, *, rng=None, figure=None, **params):
+        self._rng = rng if rng is not None else np.random.default_rng(self.seed)
+        self._draw(self._rng)
+        super().__init__(figure=figure, **params)
+
+    def _build(self):
+        self._build_artists()
+        _below_moving_artists(self.figure)
+
+    def _build_artists(self):
+        raise NotImplementedError
+
+    def _draw(self, rng):
+        raise NotImplementedError
+
+    def resample(self, rng):
+        """Draws new noise from rng and shows it at the current setting."""
+        self._draw(rng)
+        self.update()
+        return self
+
+
+@register
+class InverseCdfSampling(_SeededExplorer):
+    """NOISE-1: Laplace noise by the inverse CDF, and its histogram against the density.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+
+    figure_id = "NOISE-1"
+    title = "Laplace samples by the inverse CDF against the density"
+    controls = {
+        "scale": SCALE.replace(minimum=0.5, maximum=5.0),
+        "samples": Control("samples n", 100, 20000, integer=True, description="samples drawn"),
+    }
+    defaults = {"scale": 1.0, "samples": 1000}
+    figsize = (10.0, 3.8)
+    limit = 12.0
+
+    def _draw(self, rng):
+        self._standard = sample_laplace_inverse_cdf(self.controls["samples"].maximum, rng=rng)
+
+    def _build_artists(self):
+        self._edges = np.linspace(-self.limit, self.limit, 97)
+        self._grid = np.linspace(-self.limit, self.limit, 801)
+        self._uniform = np.linspace(-0.5, 0.5, 2001)[1:-1]
+        map_axes, hist_axes = self.figure.subplots(1, 2, width_ratios=[1, 1.6])
+        self._map = self.moving(map_axes.plot([], [], color=FIRST_COLOR, lw=2)[0])
+        map_axes.axvline(-0.5, color=IMPOSSIBLE_COLOR, ls=":", lw=1, zorder=1.5)
+        map_axes.axvline(0.5, color=IMPOSSIBLE_COLOR, ls=":", lw=1, zorder=1.5)
+        # The curve rises through the origin, so the upper left and lower right stay empty.
+        map_axes.text(
+            0.03,
+            0.75 * self.limit,
+            "U → +1/2: X → +∞",
+            fontsize=8,
+            color=IMPOSSIBLE_COLOR,
+        )
+        map_axes.text(
+            0.03,
+            -0.85 * self.limit,
+            "U = −1/2: ln 0, X = −∞\n(np.random.random() − 0.5\ncan return exactly −1/2)",
+            fontsize=8,
+            color=IMPOSSIBLE_COLOR,
+        )
+        map_axes.set(
+            xlim=(-0.55, 0.55),
+            ylim=(-self.limit, self.limit),
+            xlabel="uniform draw U",
+            ylabel="noise X = −b·sgn(U)·ln(1 − 2|U|)",
+            title="inverse CDF: U on the open interval (−1/2, 1/2)",
+        )
+        self._bars = self.moving(
+            hist_axes.stairs(
+                np.zeros(len(self._edges) - 1),
+                self._edges,
+                fill=True,
+                color=FIRST_COLOR,
+                alpha=0.45,
+                label="histogram of the samples",
+            )
+        )
+        self._density = self.moving(
+            hist_axes.plot([], [], color=EXACT_COLOR, lw=1.5, label="Laplace density")[0]
+        )
+        hist_axes.set(
+            xlim=(-self.limit, self.limit),
+            ylim=(0, 1.1),
+            xlabel="noise X",
+            ylabel="density",
+            title="samples against the density (μ = 0)",
+        )
+        hist_axes.legend(loc="upper right", fontsize=8)
+
+    def _apply(self, *, scale, samples):
+        scale = _positive("scale", scale)
+        samples = int(samples)
+        if not 1 <= samples <= self._standard.size:
+            raise ValueError(f"samples must lie in [1, {self._standard.size}], got {samples!r}")
+        noise = self._standard[:samples] * scale
+        counts, _ = np.histogram(noise, self._edges)
+        heights = counts / (samples * np.diff(self._edges))
+        uniform = self._uniform
+        mapped = -scale * np.sign(uniform) * np.log1p(-2.0 * np.abs(uniform))
+        density = stats.laplace.pdf(self._grid, scale=scale)
+        self._fit = stats.kstest(noise, stats.laplace(scale=scale).cdf)
+        self._outside = float(np.mean(np.abs(noise) > self.limit))
+        self._noise = noise
+        self._bars.set_data(heights)
+        self._map.set_data(uniform, mapped)
+        self._density.set_data(self._grid, density)
+
+    def numbers(self):
+        post = floating_point.post_noisy_digit(-0.5)
+        return {
+            "samples": self.params["samples"],
+            "KS test p-value": float(self._fit.pvalue),
+            "KS statistic": float(self._fit.statistic),
+            "mean |X| (exact: b)": float(np.mean(np.abs(self._noise))),
+            "share outside the plot": self._outside,
+            "post's rounded noise at U = −1/2": post,
+        }
+
+
+@register
+class OneDimensionalQuery(_SeededExplorer):
+    """NOISE-2: a sum that should be 3000, answered with rounded Laplace noise.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+
+    figure_id = "NOISE-2"
+    title = "How many noisy answers land within the tolerance"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+        "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0),
+        "tolerance": Control("tolerance", 0, 20, integer=True, description="allowed error"),
+        "answers": Control("answers n", 10, 300, integer=True, description="noisy answers"),
+    }
+    defaults = {"epsilon": 1.0, "sensitivity": 1.0, "tolerance": 5, "answers": 100}
+    figsize = (10.0, 3.8)
+    true_answer = 3000
+    experiments = 1000
+    reach = 40
+    most_misses = 30
+
+    def _draw(self, rng):
+        shape = (self.experiments, self.controls["answers"].maximum)
+        self._standard = sample_laplace_inverse_cdf(shape, rng=rng)
+
+    def _build_artists(self):
+        answers_axes, count_axes = self.figure.subplots(1, 2)
+        truth = self.true_answer
+        self._edges = np.arange(truth - self.reach - 0.5, truth + self.reach + 1.5)
+        self._band = self.moving(
+            answers_axes.axvspan(
+                truth - 5.5, truth + 5.5, color="0.6", alpha=0.3, label="within tolerance"
+            )
+        )
+        self._bars = self.moving(
+            answers_axes.stairs(
+                np.zeros(len(self._edges) - 1),
+                self._edges,
+                fill=True,
+                color=FIRST_COLOR,
+                alpha=0.7,
+                label="noisy answers (one experiment)",
+            )
+        )
+        answers_axes.axvline(truth, color=EXACT_COLOR, lw=1, label="true answer 3000")
+        answers_axes.set(
+            xlim=(truth - self.reach - 0.5, truth + self.reach + 0.5),
+            ylim=(0, 1.0),
+            xlabel="rounded noisy answer",
+            ylabel="share of the answers",
+            title="one experiment: n rounded noisy answers",
+        )
+        answers_axes.legend(loc="upper left", fontsize=8)
+        # Misses (answers outside the tolerance) on a fixed axis; the last bin holds
+        # every count from ``most_misses`` up.
+        self._miss_edges = np.arange(self.most_misses + 2) - 0.5
+        self._frequency = self.moving(
+            count_axes.stairs(
+                np.zeros(self.most_misses + 1),
+                self._miss_edges,
+                fill=True,
+                color=FIRST_COLOR,
+                alpha=0.45,
+                label=f"{self.experiments} simulated experiments",
+            )
+        )
+        (self._pmf,) = count_axes.plot(
+            [], [], "o", color=EXACT_COLOR, ms=4, label="exact binomial probability"
+        )
+        self.moving(self._pmf)
+        self._shown = self.moving(
+            count_axes.axvline(0.0, color=SECOND_COLOR, lw=1.5, label="the experiment on the left")
+        )
+        count_axes.set(
+            xlim=(-0.5, self.most_misses + 0.5),
+            ylim=(0, 1.0),
+            xticks=[0, 5, 10, 15, 20, 25, self.most_misses],
+            xticklabels=["0", "5", "10", "15", "20", "25", f"≥{self.most_misses}"],
+            xlabel="answers outside the tolerance (misses)",
+            ylabel="probability",
+            title="misses over repeated experiments",
+        )
+        count_axes.legend(loc="upper center", fontsize=8)
+
+    def _apply(self, *, epsilon, sensitivity, tolerance, answers):
+        epsilon = _positive("epsilon", epsilon)
+        sensitivity = _positive("sensitivity", sensitivity)
+        tolerance = _whole("tolerance", tolerance, 0, None)
+        answers = _whole("answers", answers, 1, self._standard.shape[1])
+        scale = sensitivity / epsilon
+        noise = np.rint(self._standard[:, :answers] * scale)
+        inside = np.abs(noise) <= tolerance
+        counts = inside.sum(axis=1)
+        probability = within_tolerance_probability(epsilon, sensitivity, tolerance)
+        shown = self.true_answer + noise[0]
+        histogram, _ = np.histogram(shown, self._edges)
+        top = self.most_misses
+        misses = np.minimum(answers - counts, top)
+        frequency = np.bincount(misses, minlength=top + 1) / self.experiments
+        # Misses are Binomial(n, 1 - p); the last point is the whole upper tail.
+        pmf = stats.binom.pmf(np.arange(top + 1), answers, 1.0 - probability)
+        pmf[top] = stats.binom.sf(top - 1, answers, 1.0 - probability)
+        all_inside = float(stats.binom.pmf(answers, answers, probability))
+        self._values = dict(
+            scale=scale,
+            probability=probability,
+            shown=int(counts[0]),
+            answers=answers,
+            mean=float(counts.mean()),
+            off_plot=int(np.sum(np.abs(noise[0]) > self.reach)),
+            all_inside=all_inside,
+            observed_all=float(np.mean(counts == answers)),
+        )
+        self._band.set_x(self.true_answer - tolerance - 0.5)
+        self._band.set_width(2 * tolerance + 1)
+        self._bars.set_data(histogram / answers)
+        self._frequency.set_data(frequency)
+        self._pmf.set_data(np.arange(top + 1), pmf)
+        self._shown.set_xdata([misses[0]] * 2)
+
+    def numbers(self):
+        v = self._values
+        return {
+            "noise scale b = Δ/ε": v["scale"],
+            "exact P[within tolerance]": v["probability"],
+            "answers within (this experiment)": f"{v['shown']} of {v['answers']}",
+            "expected count n·p": v["answers"] * v["probability"],
+            "mean count over experiments": v["mean"],
+            "P[all n within] exact": v["all_inside"],
+            "P[all n within] simulated": v["observed_all"],
+            "answers beyond the plot": v["off_plot"],
+            "the post saw": "99 of 100",
+        }
+
+
+@register
+class TwoDimensionalQuery(_SeededExplorer):
+    """NOISE-3: a query returning (3000, 10): the same absolute noise on both coordinates.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+
+    figure_id = "NOISE-3"
+    title = "Two coordinates, one budget: absolute and relative error"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+        "share": Control(
+            "ε share of 2nd", 0.05, 0.95, step=0.01, description="share of epsilon for the 10"
+        ),
+        "sensitivity_first": SENSITIVITY.replace(
+            label="Δ of 1st", minimum=0.5, maximum=10.0, description="sensitivity of the 3000"
+        ),
+        "sensitivity_second": SENSITIVITY.replace(
+            label="Δ of 2nd", minimum=0.5, maximum=10.0, description="sensitivity of the 10"
+        ),
+    }
+    defaults = {"epsilon": 1.0, "share": 0.2, "sensitivity_first": 4.0, "sensitivity_second": 1.0}
+    figsize = (11.0, 3.8)
+    true_answers = (3000, 10)
+    draws = 1000
+    reach = 100
+
+    def _draw(self, rng):
+        self._standard = sample_laplace_inverse_cdf((2, self.draws), rng=rng)
+
+    def _build_artists(self):
+        first_axes, second_axes, error_axes = self.figure.subplots(
+            1, 3, width_ratios=[1.2, 1.2, 0.8]
+        )
+        self._edges = []
+        self._bars = []
+        for axes, truth, color, name in (
+            (first_axes, self.true_answers[0], FIRST_COLOR, "1st coordinate (true 3000)"),
+            (second_axes, self.true_answers[1], SECOND_COLOR, "2nd coordinate (true 10)"),
+        ):
+            # Bins of five whole numbers, one centred on the true value.
+            edges = np.arange(truth - self.reach - 2.5, truth + self.reach + 3.0, 5.0)
+            self._edges.append(edges)
+            self._bars.append(
+                self.moving(
+                    axes.stairs(np.zeros(len(edges) - 1), edges, fill=True, color=color, alpha=0.6)
+                )
+            )
+            axes.axvline(truth, color=EXACT_COLOR, lw=1)
+            axes.set(
+                xlim=(truth - self.reach, truth + self.reach),
+                # A bin 5 wide holds at most all the mass: density <= 1/5.
+                ylim=(0, 0.21),
+                xlabel="rounded noisy answer",
+                ylabel="density",
+                title=name,
+            )
+        second_axes.axvline(0, color=IMPOSSIBLE_COLOR, lw=1, ls=":", label="zero")
+        self._interval = self.moving(
+            second_axes.axvspan(0, 1, color="0.8", zorder=0.5, label="central interval")
+        )
+        second_axes.legend(loc="upper right", fontsize=8)
+        positions = np.arange(2)
+        self._error_bars = list(
+            error_axes.bar(
+                positions,
+                [1e-3, 1e-3],
+                bottom=1e-5,
+                color=[FIRST_COLOR, SECOND_COLOR],
+                alpha=0.6,
+                label="observed",
+            )
+        )
+        self.moving(*self._error_bars)
+        (self._exact_error,) = error_axes.plot(
+            positions, [1e-3, 1e-3], "_", color=EXACT_COLOR, ms=30, mew=2, label="exact"
+        )
+        self.moving(self._exact_error)
+        error_axes.set(
+            yscale="log",
+            ylim=(1e-4, 20),
+            xlim=(-0.6, 1.6),
+            xticks=positions,
+            xticklabels=["3000", "10"],
+            ylabel="mean |error| / true value",
+            title="relative error",
+        )
+        error_axes.legend(loc="upper left", fontsize=8)
+
+    def _apply(self, *, epsilon, share, sensitivity_first, sensitivity_second):
+        epsilon = _positive("epsilon", epsilon)
+        share = float(share)
+        if not 0 < share < 1:
+            raise ValueError(f"share must lie in (0, 1), got {share!r}")
+        sensitivities = (
+            _positive("sensitivity_first", sensitivity_first),
+            _positive("sensitivity_second", sensitivity_second),
+        )
+        budgets = (epsilon * (1.0 - share), epsilon * share)
+        scales = [s / e for s, e in zip(sensitivities, budgets, strict=True)]
+        answers = [
+            truth + np.rint(scale * noise)
+            for truth, scale, noise in zip(self.true_answers, scales, self._standard, strict=True)
+        ]
+        heights = [
+            np.histogram(a, edges)[0] / (a.size * np.diff(edges))
+            for a, edges in zip(answers, self._edges, strict=True)
+        ]
+        exact_error = [
+            _mean_abs_rounded_laplace(scale) / truth
+            for scale, truth in zip(scales, self.true_answers, strict=True)
+        ]
+        observed_error = [
+            float(np.mean(np.abs(a - truth)) / truth)
+            for a, truth in zip(answers, self.true_answers, strict=True)
+        ]
+        half_width, coverage = central_interval(scales[1])
+        second = self.true_answers[1]
+        self._values = dict(
+            scales=scales,
+            budgets=budgets,
+            exact_error=exact_error,
+            observed_error=observed_error,
+            interval=(second - half_width, second + half_width, coverage),
+            extremes=(float(answers[1].min()), float(answers[1].max())),
+            negative=float(np.mean(answers[1] < 0)),
+        )
+        for bars, h in zip(self._bars, heights, strict=True):
+            bars.set_data(h)
+        for bar, error in zip(self._error_bars, observed_error, strict=True):
+            bar.set_height(max(error, 1e-5) - 1e-5)
+        self._exact_error.set_ydata(exact_error)
+        self._interval.set_x(second - half_width - 0.5)
+        self._interval.set_width(2 * half_width + 1)
+
+    def numbers(self):
+        v = self._values
+        low, high, coverage = v["interval"]
+        return {
+            "ε spent on 1st / 2nd": f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}",
+            "scale of 1st / 2nd": f"{v['scales'][0]:.3g} / {v['scales'][1]:.3g}",
+            "relative error 1st (exact)": v["exact_error"][0],
+            "relative error 2nd (exact)": v["exact_error"][1],
+            "relative error 2nd (observed)": v["observed_error"][1],
+            f"2nd: central {coverage:.1%}": f"{low} to {high}",
+            "2nd: observed min to max": f"{v['extremes'][0]:.0f} to {v['extremes'][1]:.0f}",
+            "2nd: share of negative answers": v["negative"],
+            "the post says (2nd)": "2 to 16",
+        }
+
+
+@register
+class SeabornHistogram(_SeededExplorer):
+    """NOISE-4: what seaborn's histplot(stat="density") and kdeplot draw, in place.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+
+    figure_id = "NOISE-4"
+    title = "Histogram and kernel density of the noisy answers (seaborn's current API)"
+    controls = {
+        "bins": Control("bins", 3, 20, integer=True, description="histplot bins"),
+        "discrete": Control("discrete", 0, 1, integer=True, description="histplot discrete=True"),
+        "bw_adjust": Control("bw_adjust", 0.25, 4.0, log=True, description="kdeplot bw_adjust"),
+    }
+    defaults = {"bins": 10, "discrete": 0, "bw_adjust": 1.0}
+    figsize = (7.0, 3.8)
+    answers = 100
+
+    def _draw(self, rng):
+        self.data = 3000 + np.rint(sample_laplace_inverse_cdf(self.answers, rng=rng))
+
+    def _build_artists(self):
+        axes = self.figure.subplots()
+        low, high = self.data.min(), self.data.max()
+        self._grid = np.linspace(low - 4, high + 4, 400)
+        peak = max(
+            [np.max(kde_curve(self.data, self._grid, self.controls["bw_adjust"].minimum))]
+            + [
+                np.max(np.histogram(self.data, bins, density=True)[0])
+                for bins in range(3, self.controls["bins"].maximum + 1)
+            ]
+            + [np.max(np.histogram(self.data, self._discrete_edges(), density=True)[0])]
+        )
+        self._bars = self.moving(
+            axes.stairs(
+                [0.0],
+                [low, high],
+                fill=True,
+                color=FIRST_COLOR,
+                alpha=0.45,
+                label='histplot(stat="density")',
+            )
+        )
+        self._curve = self.moving(
+            axes.plot([], [], color=FIRST_COLOR, lw=2, label="kdeplot(bw_adjust=…)")[0]
+        )
+        axes.set(
+            xlim=(self._grid[0], self._grid[-1]),
+            ylim=(0, 1.08 * peak),
+            xlabel="noisy answer (true answer 3000)",
+            ylabel="density",
+            title="100 rounded noisy answers, ε = 1",
+        )
+        axes.legend(loc="upper right", fontsize=8)
+
+    def _discrete_edges(self):
+        """seaborn's discrete=True: bins of width 1 centred on each whole number."""
+        return np.arange(self.data.min() - 0.5, self.data.max() + 1.0)
+
+    def _apply(self, *, bins, discrete, bw_adjust):
+        bins = _whole("bins", bins, 1, None)
+        discrete = _whole("discrete", discrete, 0, 1)
+        bw_adjust = _positive("bw_adjust", bw_adjust)
+        heights, edges = np.histogram(
+            self.data, self._discrete_edges() if discrete else bins, density=True
+        )
+        curve = kde_curve(self.data, self._grid, bw_adjust)
+        self._bars.set_data(heights, edges)
+        self._curve.set_data(self._grid, curve)
+        self._bin_width = float(edges[1] - edges[0])
+
+    def numbers(self):
+        return {
+            "answers": self.answers,
+            "bin width": self._bin_width,
+            "distinct values": int(np.unique(self.data).size),
+        }
+
+
+@register
+class FloatingPointLeak(_SeededExplorer):
+    """NOISE-LEAK: doubles from a true answer of 0 that an answer of 1 can never produce.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+
+    figure_id = "NOISE-LEAK"
+    title = "Floating-point Laplace noise: outputs that reveal the answer"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.25, maximum=4.0),
+        "position": Control(
+            "output near", -5.0, 10.0, step=0.05, description="where the zoom sits"
+        ),
+    }
+    defaults = {"epsilon": 1.0, "position": 2.0}
+    figsize = (11.0, 3.8)
+    window = 32
+    curve_window = 64
+    monte_carlo = 2000
+
+    def _draw(self, rng):
+        self._draws = rng.integers(0, floating_point.DRAW_COUNT, size=self.monte_carlo)
+
+    def _build_artists(self):
+        zoom_axes, share_axes = self.figure.subplots(1, 2)
+        self._neighbour = self.moving(
+            zoom_axes.plot(
+                [], [], "|", color=SECOND_COLOR, ms=14, mew=1, label="reachable from answer 1"
+            )[0]
+        )
+        self._possible = self.moving(
+            zoom_axes.plot(
+                [],
+                [],
+                "o",
+                color=FIRST_COLOR,
+                ms=6,
+                mfc="none",
+                label="from 0, also from 1",
+            )[0]
+        )
+        self._impossible = self.moving(
+            zoom_axes.plot(
+                [], [], "X", color=IMPOSSIBLE_COLOR, ms=7, label="from 0, never from 1 (L = ∞)"
+            )[0]
+        )
+        zoom_axes.set(
+            xlim=(-0.03, 1.03),
+            ylim=(-0.6, 2.0),
+            yticks=[0, 1],
+            yticklabels=["answer 1", "answer 0"],
+            xlabel="position inside the window of 32 consecutive outputs from 0",
+            title="the doubles each answer can output, zoomed",
+        )
+        zoom_axes.legend(loc="upper center", fontsize=8, ncols=3, handletextpad=0.2)
+        self._positions = np.linspace(-5.0, 10.0, 61)
+        (self._curve,) = share_axes.plot(
+            [], [], color=IMPOSSIBLE_COLOR, lw=1.5, label="local share of L = ∞ outputs"
+        )
+        self.moving(self._curve)
+        self._overall = self.moving(
+            share_axes.axhline(0.5, color=EXACT_COLOR, ls="--", lw=1, label="P[L = ∞] overall")
+        )
+        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, label="zoom"))
+        share_axes.set(
+            xlim=(-5, 10),
+            ylim=(0, 1.15),
+            xlabel="output (true answer 0; neighbour 1)",
+            ylabel="share of outputs",
+            title="outputs from 0 that 1 cannot produce",
+        )
+        share_axes.legend(loc="upper center", fontsize=8, ncols=3)
+
+    def _apply(self, *, epsilon, position):
+        epsilon = _positive("epsilon", epsilon)
+        position = float(position)
+        if not np.isfinite(position):
+            raise ValueError(f"position must be finite, got {position!r}")
+        scale = 1.0 / epsilon
+        start = int(floating_point.first_draw_at_least(0.0, scale, [position])[0])
+        start = min(start, floating_point.DRAW_COUNT - self.window)
+        window = floating_point.leak_window(scale, start, self.window)
+        outputs = window["outputs"]
+        low, width = outputs[0], outputs[-1] - outputs[0]
+        width = width if width > 0 else 1.0
+        curve = floating_point.impossible_fraction_near(scale, self._positions, self.curve_window)
+        overall, error = floating_point.distinguishing_probability(scale, self._draws)
+        impossible = window["impossible"]
+        self._values = dict(
+            scale=scale,
+            overall=overall,
+            error=error,
+            impossible=int(impossible.sum()),
+            low=float(low),
+            high=float(outputs[-1]),
+            neighbour=int(window["neighbour_draws"].size),
+        )
+        relative = (outputs - low) / width
+        self._possible.set_data(relative[~impossible], np.ones(np.sum(~impossible)))
+        self._impossible.set_data(relative[impossible], np.ones(np.sum(impossible)))
+        neighbour = (window["neighbour_outputs"] - low) / width
+        self._neighbour.set_data(neighbour, np.zeros(neighbour.size))
+        self._curve.set_data(self._positions, curve)
+        self._overall.set_ydata([overall, overall])
+        self._marker.set_xdata([position, position])
+
+    def numbers(self):
+        v = self._values
+        return {
+            "scale b = 1/ε": v["scale"],
+            "P[L = ∞] (Monte Carlo)": v["overall"],
+            "its standard error": v["error"],
+            "so δ is at least": v["overall"],
+            "zoom window from": f"{v['low']:.17g}",
+            "zoom window to": f"{v['high']:.17g}",
+            "window: outputs impossible from 1": f"{v['impossible']} of {self.window}",
+            "draws of 1 landing in the window": v["neighbour"],
+        }
+
+
+def _mean_abs_rounded_laplace(scale):
+    """E|rint(X)| for X ~ Lap(scale): sum over k >= 1 of P[|X| >= k - 1/2]."""
+    # A geometric series: the sum of exp(-(k - 1/2) / b) is exp(-1/(2b)) / (1 - exp(-1/b)).
+    return float(np.exp(-0.5 / scale) / -np.expm1(-1.0 / scale))
+
+
+def _positive(name, value):
+    value = float(value)
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return value
+
+
+def _whole(name, value, minimum, maximum):
+    if value != int(value) or value < minimum or (maximum is not None and value > maximum):
+        upper = "" if maximum is None else f" and <= {maximum}"
+        raise ValueError(f"{name} must be a whole number >= {minimum}{upper}, got {value!r}")
+    return int(value)
