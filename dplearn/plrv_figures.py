@@ -1,0 +1,1228 @@
+"""Figures PLRV-1 to PLRV-10: the privacy loss random variable, and what delta means.
+
+Every figure is an ``Explorer`` (artists built once, changed in place). The numbers
+they show come from ``dplearn.privacy_loss``; the helpers below only turn them into
+things to draw (a grid of probability positions, the shaded regions) or into the
+discretised outputs on which a reader checks that the worst set of outputs gives
+exactly delta_2.
+
+The document's setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
+of scale 1/ln 3 or Gaussian noise of variance 3, epsilon = ln 3.
+
+Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
+03-spot-distinguishing-events.ipynb
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from matplotlib import transforms
+from matplotlib.patches import Polygon
+from scipy import special
+
+from dplearn import _validation as check
+from dplearn import privacy_loss
+from dplearn.controls import (
+    EPSILON,
+    PRIOR_ODDS,
+    SCALE,
+    SENSITIVITY,
+    SIGMA,
+    THRESHOLD,
+    Control,
+)
+from dplearn.explorers import Explorer, register
+
+__all__ = [
+    "COUNT_D1",
+    "DOCUMENT_EPSILON",
+    "LAPLACE_SCALE",
+    "GAUSSIAN_SIGMA",
+    "MARKED_OUTPUTS",
+    "BAD_POSITIONS",
+    "laplace_step_widths",
+    "probability_positions",
+    "bad_event_region",
+    "delta_area_region",
+    "output_at_position",
+    "posterior_odds",
+    "discretise_outputs",
+    "set_deltas",
+    "RandomOutputSets",
+]
+
+#: The document's setting.
+COUNT_D1 = 1000
+DOCUMENT_EPSILON = float(np.log(3.0))
+LAPLACE_SCALE = 1.0 / DOCUMENT_EPSILON
+GAUSSIAN_SIGMA = float(np.sqrt(3.0))
+MARKED_OUTPUTS = (999.0, 1000.5, 1003.0)
+#: Probability positions of PLRV-8's two bad outputs: a little bad, catastrophic.
+BAD_POSITIONS = (0.045, 0.002)
+CATEGORY_THRESHOLD = 5.0
+CATEGORY_COUNT = 1.0
+
+D1_COLOR = "tab:blue"
+D2_COLOR = "tab:orange"
+BAD_COLOR = "tab:red"
+AREA_COLOR = "tab:purple"
+MARK_COLORS = ("tab:green", "tab:gray", "tab:brown")
+
+# Output axes show D1's count +-10: the count slider moves both curves inside it.
+OUTPUT_LIMITS = (990.0, 1011.0)
+COUNT = Control("count of D1", 995, 1005, integer=True, description="true count in D1")
+LAPLACE_SCALE_CONTROL = SCALE.replace(minimum=0.25, maximum=5.0)
+GAUSSIAN_SIGMA_CONTROL = SIGMA.replace(minimum=0.5, maximum=5.0)
+SENSITIVITY_CONTROL = SENSITIVITY.replace(minimum=0.25, maximum=4.0)
+# e^epsilon must stay on the e^L axes (their top is 14).
+GAUSSIAN_EPSILON = EPSILON.replace(minimum=0.05, maximum=2.5)
+OUTPUT_CONTROL = Control("output", *OUTPUT_LIMITS, step=0.1, description="a marked output")
+POSITION_CONTROL = Control(
+    "position x", 1e-4, 0.5, log=True, description="probability position of a marked output"
+)
+# A display cap for e^L: large enough to leave every axes, small enough never to overflow.
+_LOSS_CAP = 40.0
+
+
+def laplace_step_widths(noise):
+    """Widths (top, middle, bottom) of the three parts of e^L on the probability axis.
+
+    The top step is the atom of L at +Delta/b (outputs at or below D1's count), the
+    bottom one the atom at -Delta/b (outputs at or above D2's count); the middle part
+    is the slope between them. At the document's setting: 1/2, 1/3, 1/6.
+
+    Args:
+      noise: a ``privacy_loss.LaplaceNoise``.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+    # P[L = max_loss] = lim P[L > eps] as eps rises to max_loss: the core's closed form
+    # 1 - exp((eps - max_loss)/2)/2 at eps = max_loss.
+    top = 0.5
+    bottom = 0.5 * np.exp(-noise.max_loss)
+    return top, 1.0 - top - bottom, bottom
+
+
+def probability_positions(upper, count=600):
+    """Probability positions in [0, upper]: both ends included, dense near both.
+
+    Near 0 the Gaussian loss grows like sqrt(2 ln(1/p)) and near p = 1 it falls as
+    fast, so a quarter of the points are spaced geometrically towards each end (down
+    to upper * 1e-12 from it); the rest are even. A polygon through them has the area
+    under the curve to about 1e-5 (relative).
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    upper = float(upper)
+    quarter = count // 4
+    ends = np.geomspace(1e-12, 1e-2, quarter)
+    even = np.linspace(1e-2, 1.0 - 1e-2, count - 2 * quarter - 1)
+    fractions = np.concatenate(([0.0], ends, even[1:-1], 1.0 - ends[::-1], [1.0]))
+    return upper * fractions
+
+
+def _capped_exp(values, cap=_LOSS_CAP):
+    with np.errstate(over="ignore"):
+        return np.exp(np.clip(values, -cap, cap))
+
+
+def bad_event_region(noise, epsilon, top):
+    """Vertices of the bad events of PLRV-7: between e^L and e^epsilon where e^L > e^epsilon.
+
+    x is the probability position, from 0 to delta_1 = P[L > epsilon] (so the width of
+    the region is delta_1); y runs from e^epsilon up to e^L, cut at ``top``.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    width = noise.loss_exceeds(epsilon)
+    positions = probability_positions(width, 200)
+    curve = np.minimum(_capped_exp(noise.loss_quantile(positions)), top)
+    line = np.exp(min(epsilon, _LOSS_CAP))
+    curve = np.maximum(curve, line)
+    x = np.concatenate((positions, positions[::-1]))
+    y = np.concatenate((curve, np.full(positions.shape, line)))
+    return np.column_stack((x, y))
+
+
+def delta_area_region(noise, epsilon, count=600):
+    """Vertices of PLRV-9's shaded region: between e^epsilon/e^L and 1 over the bad events.
+
+    Its area is the integral over p in [0, delta_1] of 1 - e^(epsilon - L(p)), which is
+    delta_2 = ``noise.delta(epsilon)``.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    width = noise.loss_exceeds(epsilon)
+    positions = probability_positions(width, count)
+    curve = np.minimum(_capped_exp(epsilon - noise.loss_quantile(positions)), 1.0)
+    x = np.concatenate((positions, positions[::-1]))
+    y = np.concatenate((curve, np.ones(positions.shape)))
+    return np.column_stack((x, y))
+
+
+def output_at_position(noise, position):
+    """The Gaussian output whose probability position (outputs sorted by decreasing L) is p.
+
+    L decreases with the output, so the position is P[A(D1) <= output].
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    return noise.center + noise.sigma * special.ndtri(position)
+
+
+def posterior_odds(prior_odds, loss):
+    """The attacker's odds of D1 against D2 after an output of privacy loss ``loss``.
+
+    Bayes' rule: posterior odds = prior odds * P[A(D1) = O] / P[A(D2) = O] = prior * e^L.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+    return prior_odds * np.exp(loss)
+
+
+def _interval_mass(lower, upper):
+    """P[lower < Z <= upper] for a standard normal Z, accurate in both tails."""
+    left = special.ndtr(upper) - special.ndtr(lower)
+    right = special.ndtr(-lower) - special.ndtr(-upper)
+    return np.where(upper <= 0, left, right)
+
+
+def discretise_outputs(noise, epsilon, bins=800, reach=4.0):
+    """Gaussian outputs cut into bins, with the bin edges fine around the output where L = epsilon.
+
+    The edges run over that output +- ``reach`` sigma (one of them exactly on it); two
+    more bins hold the tails. Grouping outputs into bins is post-processing, so no set
+    of bins can give a larger delta_S than the exact delta_2.
+
+    Args:
+      noise: a ``privacy_loss.GaussianNoise``.
+      epsilon: the epsilon of the check.
+      bins: number of bins between the two tails (even).
+      reach: half width of the binned window, in sigmas.
+
+    Returns:
+      (edges, mass_d1, mass_d2): bins + 3 edges (the outer ones infinite) and the
+      probability of each of the bins + 2 bins under A(D1) and A(D2).
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    sigma, sensitivity = noise.sigma, noise.sensitivity
+    boundary = noise.center + sensitivity / 2.0 - epsilon * sigma**2 / sensitivity
+    inner = boundary + sigma * np.linspace(-reach, reach, bins + 1)
+    edges = np.concatenate(([-np.inf], inner, [np.inf]))
+    standard_d1 = (edges - noise.center) / sigma
+    standard_d2 = standard_d1 - sensitivity / sigma
+    mass_d1 = _interval_mass(standard_d1[:-1], standard_d1[1:])
+    mass_d2 = _interval_mass(standard_d2[:-1], standard_d2[1:])
+    return edges, mass_d1, mass_d2
+
+
+def set_deltas(mass_d1, mass_d2, epsilon, members):
+    """delta_S = P[A(D1) in S] - e^epsilon P[A(D2) in S] for each set S of bins.
+
+    Args:
+      mass_d1, mass_d2: probability of each bin under A(D1) and A(D2).
+      epsilon: the epsilon of the check.
+      members: boolean array (sets, bins): which bins each set holds.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    gap = mass_d1 - np.exp(epsilon) * mass_d2
+    return np.asarray(members, dtype=float) @ gap
+
+
+class RandomOutputSets:
+    """Many sets of bins drawn once, in families, to compare with the worst set.
+
+    Families: cuts {O < c} with c near the boundary; the worst set with bins removed;
+    the worst set with bins added; random intervals; random bins of the window. The
+    random numbers are drawn here, once; ``members(worst)`` builds the sets for a
+    given worst set, so moving a slider reuses the same draws.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    families = (
+        "cut {O < c}, c near the boundary",
+        "worst set minus random bins",
+        "worst set plus random bins",
+        "random interval of bins",
+        "random bins",
+    )
+
+    def __init__(self, bins, per_family=60, *, rng):
+        size = bins + 2  # the two tail bins too
+        self.size = size
+        self.per_family = per_family
+        index = np.arange(size)
+        middle = size // 2
+        cuts = middle + np.rint(rng.normal(0.0, bins / 16, per_family)).astype(int)
+        cuts[cuts == middle] += 1  # that cut is the worst set itself
+        self._cuts = index[None, :] < np.clip(cuts, 1, size - 1)[:, None]
+        # The worst set is the bins left of the middle edge (see discretise_outputs):
+        # each of these sets drops at least one of them, or adds at least one other.
+        rows = np.arange(per_family)
+        self._keep = rng.uniform(size=(per_family, size)) < rng.uniform(0.6, 1.0, (per_family, 1))
+        self._keep[rows, rng.integers(0, middle, per_family)] = False
+        self._add = rng.uniform(size=(per_family, size)) < rng.uniform(0.0, 0.05, (per_family, 1))
+        self._add[rows, rng.integers(middle, size, per_family)] = True
+        ends = np.sort(rng.integers(0, size, (per_family, 2)), axis=1)
+        self._intervals = (index[None, :] >= ends[:, :1]) & (index[None, :] <= ends[:, 1:])
+        self._random = rng.uniform(size=(per_family, size)) < 0.5
+        self.jitter = rng.uniform(-0.3, 0.3, len(self.families) * per_family)
+
+    def members(self, worst):
+        """Boolean array (families * per_family, bins + 2) of the sets, given the worst set."""
+        worst = np.asarray(worst, dtype=bool)[None, :]
+        return np.concatenate(
+            (
+                self._cuts,
+                worst & self._keep,
+                worst | self._add,
+                self._intervals,
+                self._random,
+            )
+        )
+
+    def family_rows(self):
+        """Row (0, 1, ...) of each set's family, for a strip plot."""
+        return np.repeat(np.arange(len(self.families)), self.per_family)
+
+
+def _factor_text(ratio):
+    """How odds move: "×3" for a ratio of 3, "÷3" for 1/3."""
+    if ratio >= 1:
+        return f"×{_value_text(ratio)}"
+    return f"÷{_value_text(1.0 / ratio)}"
+
+
+def _odds_text(odds):
+    """Odds as "3 : 1" or "1 : 3"."""
+    if odds >= 1:
+        return f"{_value_text(odds)} : 1"
+    return f"1 : {_value_text(1.0 / odds)}"
+
+
+def _fraction_text(value):
+    """A width as a simple fraction when it is one (1/3), else 4 significant digits."""
+    fraction = Fraction(value).limit_denominator(12)
+    if fraction.denominator > 1 and abs(value - fraction) < 1e-9:
+        return f"{fraction} = {value:.4g}"
+    return f"{value:.4g}"
+
+
+def _value_text(value):
+    """A number for a figure label: 4 significant digits, or scientific when tiny."""
+    if value != 0 and abs(value) < 1e-3:
+        return f"{value:.3e}"
+    return f"{value:.4g}"
+
+
+# ---------------------------------------------------------------------------
+# Laplace noise: PLRV-1 to PLRV-3 and the attacker's odds
+# ---------------------------------------------------------------------------
+
+
+class _LaplaceOutputs(Explorer):
+    """Shared parts of the figures drawn against the output of the Laplace mechanism."""
+
+    def _noise(self, scale, sensitivity, count):
+        return privacy_loss.laplace(scale, sensitivity, center=count)
+
+
+@register
+class LaplaceDensities(_LaplaceOutputs):
+    """PLRV-1: densities of A(D1) and A(D2) with three outputs and the odds they give.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+
+    figure_id = "PLRV-1"
+    title = "Laplace noise: two counts, three outputs"
+    controls = {
+        "scale": LAPLACE_SCALE_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "count": COUNT,
+        "output1": OUTPUT_CONTROL.replace(label="O₁"),
+        "output2": OUTPUT_CONTROL.replace(label="O₂"),
+        "output3": OUTPUT_CONTROL.replace(label="O₃"),
+    }
+    defaults = {
+        "scale": LAPLACE_SCALE,
+        "sensitivity": 1.0,
+        "count": COUNT_D1,
+        "output1": MARKED_OUTPUTS[0],
+        "output2": MARKED_OUTPUTS[1],
+        "output3": MARKED_OUTPUTS[2],
+    }
+    figsize = (9.0, 3.8)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
+        (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
+        (self.line_d2,) = ax.plot([], [], color=D2_COLOR, lw=2, label="A(D2): count + Δ")
+        self.marks = []
+        # Labels on a row near the top: x in data units, y in axes units.
+        above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+        for color in MARK_COLORS:
+            (stem,) = ax.plot([], [], color=color, lw=1, ls=":", transform=above)
+            (dots,) = ax.plot([], [], "o", color=color, ms=6)
+            label = ax.text(
+                0, 0.8, "", color=color, ha="center", va="bottom", fontsize=9, transform=above
+            )
+            self.marks.append((stem, dots, label))
+            self.moving(stem, dots, label)
+        self.moving(self.line_d1, self.line_d2)
+        ax.set_xlim(*OUTPUT_LIMITS)
+        ax.set_ylim(0, 1.2)
+        ax.set_xlabel("output O of the noisy count")
+        ax.set_ylabel("density")
+        ax.set_title("PLRV-1 · Laplace noise: P[A(D1) = O] and P[A(D2) = O]")
+        ax.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, scale, sensitivity, count, output1, output2, output3):
+        noise = self._noise(scale, sensitivity, count)
+        d1, d2 = noise.density_d1(self.grid), noise.density_d2(self.grid)
+        outputs = np.array([output1, output2, output3], dtype=float)
+        o_d1, o_d2 = noise.density_d1(outputs), noise.density_d2(outputs)
+        ratios = _capped_exp(noise.privacy_loss(outputs))
+        self.noise, self.outputs, self.ratios = noise, outputs, ratios
+        self.line_d1.set_data(self.grid, d1)
+        self.line_d2.set_data(self.grid, d2)
+        for index, (stem, dots, label) in enumerate(self.marks):
+            stem.set_data([outputs[index]] * 2, [0, 0.79])
+            dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
+            label.set_x(outputs[index])
+            label.set_text(f"O{index + 1}\nodds {_factor_text(ratios[index])}")
+
+    def numbers(self):
+        result = {"ε = Δ / b": self.noise.max_loss}
+        for index, output in enumerate(self.outputs):
+            result[f"O{index + 1}"] = float(output)
+            result[f"P[A(D1)=O{index + 1}] / P[A(D2)=O{index + 1}]"] = float(self.ratios[index])
+        return result
+
+
+@register
+class LaplaceLoss(_LaplaceOutputs):
+    """PLRV-2: L(O) against the output: flat at +Delta/b, a diagonal, flat at -Delta/b.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+
+    figure_id = "PLRV-2"
+    title = "Laplace noise: the privacy loss of each output"
+    controls = {
+        "scale": LAPLACE_SCALE_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "count": COUNT,
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=5.0),
+    }
+    defaults = {
+        "scale": LAPLACE_SCALE,
+        "sensitivity": 1.0,
+        "count": COUNT_D1,
+        "epsilon": DOCUMENT_EPSILON,
+    }
+    figsize = (9.0, 3.6)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
+        ax.axhline(0.0, color="0.7", lw=0.8)
+        (self.loss_line,) = ax.plot([], [], color=D1_COLOR, lw=2, label="L(O)")
+        (self.epsilon_line,) = ax.plot(
+            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="ε"
+        )
+        (self.above,) = ax.plot([], [], color=BAD_COLOR, lw=3, label="L(O) > ε")
+        self.verdict = ax.text(
+            0.01, 0.04, "", transform=ax.transAxes, fontsize=9, va="bottom", ha="left"
+        )
+        self.moving(self.loss_line, self.epsilon_line, self.above, self.verdict)
+        ax.set_xlim(*OUTPUT_LIMITS)
+        ax.set_ylim(-3.5, 3.5)
+        ax.set_xlabel("output O  (left: helps the attacker most)")
+        ax.set_ylabel("privacy loss L(O)")
+        ax.set_title("PLRV-2 · L(O) = ln(P[A(D1) = O] / P[A(D2) = O])")
+        ax.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, scale, sensitivity, count, epsilon):
+        noise = self._noise(scale, sensitivity, count)
+        loss = noise.privacy_loss(self.grid)
+        exceeds = noise.loss_exceeds(epsilon)
+        self.noise, self.epsilon, self.exceeds = noise, epsilon, exceeds
+        self.loss_line.set_data(self.grid, loss)
+        self.epsilon_line.set_ydata([epsilon, epsilon])
+        bad = loss > epsilon
+        self.above.set_data(self.grid[bad], loss[bad])
+        holds = "never exceeds" if exceeds == 0 else "exceeds"
+        self.verdict.set_text(
+            f"max L = Δ/b = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
+            f";  P[L > ε] = {_value_text(exceeds)}"
+        )
+
+    def numbers(self):
+        return {
+            "max L = Δ / b": self.noise.max_loss,
+            "ε": float(self.epsilon),
+            "P[L > ε]": self.exceeds,
+            "δ at ε": self.noise.delta(self.epsilon),
+        }
+
+
+@register
+class LaplaceLossByProbability(Explorer):
+    """PLRV-3: e^L against the probability position: three parts of widths 1/2, 1/3, 1/6.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+
+    figure_id = "PLRV-3"
+    title = "Laplace noise: e^L against probability"
+    controls = {
+        "scale": LAPLACE_SCALE_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=1.6),
+    }
+    defaults = {"scale": LAPLACE_SCALE, "sensitivity": 1.0, "epsilon": DOCUMENT_EPSILON}
+    figsize = (9.0, 3.8)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.epsilon_line,) = ax.plot(
+            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+        )
+        # Brackets along the top: x in data units, y in axes units.
+        above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+        self.brackets = []
+        for color in ("tab:green", "tab:gray", "tab:brown"):
+            (bracket,) = ax.plot([], [], color=color, lw=2, marker="|", ms=10, transform=above)
+            label = ax.text(
+                0, 0.9, "", color=color, transform=above, ha="center", va="top", fontsize=9
+            )
+            self.brackets.append((bracket, label))
+            self.moving(bracket, label)
+        self.moving(self.curve, self.epsilon_line)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 5.0)
+        ax.set_xlabel("probability position x (outputs of A(D1) sorted by decreasing L)")
+        ax.set_ylabel("e^L  (how much the odds move)")
+        ax.set_title("PLRV-3 · e^L as a random variable: width on the x-axis is probability")
+        ax.legend(loc="center right", fontsize=9)
+
+    def _apply(self, scale, sensitivity, epsilon):
+        noise = privacy_loss.laplace(scale, sensitivity)
+        widths = laplace_step_widths(noise)
+        corners = np.cumsum((0.0, *widths))
+        positions = np.unique(np.concatenate((np.linspace(0, 1, 801), corners)))
+        self.noise, self.widths, self.epsilon = noise, widths, epsilon
+        self.curve.set_data(positions, _capped_exp(noise.loss_quantile(positions)))
+        self.epsilon_line.set_ydata([np.exp(epsilon)] * 2)
+        names = ("top", "middle", "bottom")
+        for index, (bracket, label) in enumerate(self.brackets):
+            left, right = corners[index], corners[index + 1]
+            bracket.set_data([left, right], [0.94, 0.94])
+            label.set_x((left + right) / 2)
+            label.set_text(f"{names[index]}\n{_fraction_text(widths[index])}")
+
+    def numbers(self):
+        top, middle, bottom = self.widths
+        return {
+            "width of the top step (e^L = e^(Δ/b))": top,
+            "width of the middle part": middle,
+            "width of the bottom step (e^L = e^(−Δ/b))": bottom,
+            "max e^L": float(np.exp(self.noise.max_loss)),
+            "P[L > ε]": self.noise.loss_exceeds(self.epsilon),
+        }
+
+
+@register
+class AttackerOdds(_LaplaceOutputs):
+    """PLRV-ODDS: the attacker's odds of D1 against D2, before and after seeing O1, O2, O3.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+
+    figure_id = "PLRV-ODDS"
+    title = "The attacker's odds before and after an output"
+    controls = {
+        "prior_odds": PRIOR_ODDS,
+        "scale": LAPLACE_SCALE_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+    }
+    defaults = {"prior_odds": 1.0, "scale": LAPLACE_SCALE, "sensitivity": 1.0}
+    figsize = (9.0, 3.8)
+    limits = (1e-4, 1e4)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_yscale("log")
+        ax.axhline(1.0, color="0.5", lw=1)
+        names = ["before any output", "after O₁ = 999", "after O₂ = 1000.5", "after O₃ = 1003"]
+        colors = ["0.55", *MARK_COLORS]
+        self.bars = ax.bar(range(4), [1.0] * 4, bottom=1.0, color=colors, width=0.6)
+        self.labels = [
+            ax.text(index, 1.0, "", ha="center", va="bottom", fontsize=9) for index in range(4)
+        ]
+        self.moving(*self.bars, *self.labels)
+        ax.set_xticks(range(4), names)
+        ax.set_xlim(-0.6, 3.6)
+        ax.set_ylim(*self.limits)
+        ax.set_ylabel("odds P[D = D1] : P[D = D2]")
+        ax.set_title("PLRV-ODDS · posterior odds = prior odds × e^L(O)")
+
+    def _apply(self, prior_odds, scale, sensitivity):
+        noise = self._noise(scale, sensitivity, COUNT_D1)
+        losses = noise.privacy_loss(np.array(MARKED_OUTPUTS))
+        odds = np.concatenate(([prior_odds], posterior_odds(prior_odds, losses)))
+        self.noise, self.prior_odds, self.losses, self.odds = noise, prior_odds, losses, odds
+        shown = np.clip(odds, *self.limits)
+        for bar, label, value, top in zip(self.bars, self.labels, odds, shown, strict=True):
+            bar.set_height(top - 1.0)
+            probability = value / (1.0 + value)
+            label.set_position((bar.get_x() + bar.get_width() / 2, top))
+            label.set_va("bottom" if value >= 1 else "top")
+            label.set_text(f"{_odds_text(value)}\nP[D = D1] = {probability:.3f}")
+
+    def numbers(self):
+        result = {"prior odds": float(self.prior_odds)}
+        for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
+            result[f"L(O{index + 1})"] = float(loss)
+            result[f"posterior odds after O{index + 1}"] = float(odds)
+        return result
+
+
+# ---------------------------------------------------------------------------
+# Gaussian noise: PLRV-4 to PLRV-9 and the proof check
+# ---------------------------------------------------------------------------
+
+
+class _GaussianFigure(Explorer):
+    """Shared parts of the Gaussian figures."""
+
+    def _noise(self, sigma, sensitivity, count=COUNT_D1):
+        return privacy_loss.gaussian(sigma, sensitivity, center=count)
+
+
+@register
+class GaussianDensities(_GaussianFigure):
+    """PLRV-4: densities of A(D1) and A(D2) with Gaussian noise.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-4"
+    title = "Gaussian noise: two counts"
+    controls = {
+        "sigma": GAUSSIAN_SIGMA_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "count": COUNT,
+    }
+    defaults = {"sigma": GAUSSIAN_SIGMA, "sensitivity": 1.0, "count": COUNT_D1}
+    figsize = (9.0, 3.6)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
+        (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
+        (self.line_d2,) = ax.plot([], [], color=D2_COLOR, lw=2, label="A(D2): count + Δ")
+        self.note = ax.text(0.01, 0.95, "", transform=ax.transAxes, va="top", fontsize=9)
+        self.moving(self.line_d1, self.line_d2, self.note)
+        ax.set_xlim(*OUTPUT_LIMITS)
+        ax.set_ylim(0, 0.85)
+        ax.set_xlabel("output O of the noisy count")
+        ax.set_ylabel("density")
+        ax.set_title("PLRV-4 · Gaussian noise: P[A(D1) = O] and P[A(D2) = O]")
+        ax.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, sigma, sensitivity, count):
+        noise = self._noise(sigma, sensitivity, count)
+        self.noise = noise
+        self.line_d1.set_data(self.grid, noise.density_d1(self.grid))
+        self.line_d2.set_data(self.grid, noise.density_d2(self.grid))
+        self.note.set_text(
+            f"σ² = {sigma**2:.4g}\nD1: {count}, D2: {_value_text(count + sensitivity)}"
+        )
+
+    def numbers(self):
+        return {
+            "σ²": self.noise.sigma**2,
+            "count of D1": self.noise.center,
+            "count of D2": self.noise.center + self.noise.sensitivity,
+        }
+
+
+@register
+class GaussianLoss(_GaussianFigure):
+    """PLRV-5: L(O) for Gaussian noise, a straight unbounded line; beside it, L ~ N(mu, 2 mu).
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-5"
+    title = "Gaussian noise: the privacy loss is a straight line"
+    controls = {
+        "sigma": GAUSSIAN_SIGMA_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "count": COUNT,
+        "epsilon": GAUSSIAN_EPSILON,
+    }
+    defaults = {
+        "sigma": GAUSSIAN_SIGMA,
+        "sensitivity": 1.0,
+        "count": COUNT_D1,
+        "epsilon": DOCUMENT_EPSILON,
+    }
+    figsize = (9.5, 3.8)
+    loss_limits = (-4.0, 4.0)
+
+    def _build(self):
+        left, right = self.figure.subplots(1, 2, width_ratios=(3, 1), sharey=True)
+        self.axes = (left, right)
+        self.grid = np.linspace(*OUTPUT_LIMITS, 401)
+        self.levels = np.linspace(*self.loss_limits, 801)
+        for ax in (left, right):
+            ax.axhline(0.0, color="0.7", lw=0.8)
+        (self.loss_line,) = left.plot([], [], color=D1_COLOR, lw=2, label="L(O)")
+        (self.epsilon_line,) = left.plot(
+            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="ε"
+        )
+        (self.density,) = right.plot([], [], color=D1_COLOR, lw=2)
+        self.tail = right.add_patch(Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.35))
+        (self.epsilon_mark,) = right.plot([0, 2], [0, 0], color=BAD_COLOR, ls="--", lw=1.2)
+        (self.mean_mark,) = right.plot([0, 2], [0, 0], color="black", ls=":", lw=1.2)
+        self.note = left.text(0.01, 0.04, "", transform=left.transAxes, fontsize=9)
+        self.moving(
+            self.loss_line,
+            self.epsilon_line,
+            self.density,
+            self.tail,
+            self.epsilon_mark,
+            self.mean_mark,
+            self.note,
+        )
+        left.set_xlim(*OUTPUT_LIMITS)
+        left.set_ylim(*self.loss_limits)
+        left.set_xlabel("output O")
+        left.set_ylabel("privacy loss L(O)")
+        left.set_title("PLRV-5 · L(O) is a straight, unbounded line")
+        left.legend(loc="upper right", fontsize=9)
+        right.set_xlim(0, 1.5)
+        right.set_xlabel("density of L, O ~ A(D1)")
+        right.set_title("L ~ N(μ, 2μ)")
+
+    def _apply(self, sigma, sensitivity, count, epsilon):
+        noise = self._noise(sigma, sensitivity, count)
+        mu = noise.loss_mean
+        spread = np.sqrt(2.0 * mu)
+        density = np.exp(-((self.levels - mu) ** 2) / (4.0 * mu)) / (spread * np.sqrt(2 * np.pi))
+        tail = self.levels >= epsilon
+        self.noise, self.epsilon = noise, epsilon
+        self.loss_line.set_data(self.grid, noise.privacy_loss(self.grid))
+        self.epsilon_line.set_ydata([epsilon, epsilon])
+        self.density.set_data(density, self.levels)
+        if tail.any():
+            levels = np.concatenate(([epsilon], self.levels[tail]))
+            width = np.concatenate(([np.interp(epsilon, self.levels, density)], density[tail]))
+            outline = np.column_stack(
+                (np.concatenate((width, [0.0, 0.0])), np.concatenate((levels, levels[[-1, 0]])))
+            )
+        else:
+            outline = np.zeros((3, 2))
+        self.tail.set_xy(outline)
+        self.epsilon_mark.set_ydata([epsilon, epsilon])
+        self.mean_mark.set_ydata([mu, mu])
+        self.note.set_text(
+            f"μ = Δ²/(2σ²) = {_value_text(mu)},  2μ = {_value_text(2 * mu)};  "
+            f"shaded: P[L > ε] = {_value_text(noise.loss_exceeds(epsilon))}"
+        )
+
+    def numbers(self):
+        mu = self.noise.loss_mean
+        return {
+            "μ = Δ²/(2σ²)": mu,
+            "variance of L = 2μ": 2 * mu,
+            "slope of L(O) = −Δ/σ²": -self.noise.sensitivity / self.noise.sigma**2,
+            "P[L > ε]": self.noise.loss_exceeds(self.epsilon),
+            "max L": "∞ (unbounded)",
+        }
+
+
+class _GaussianByProbability(_GaussianFigure):
+    """Figures drawn against the probability position, with an e^L axis."""
+
+    controls = {
+        "epsilon": GAUSSIAN_EPSILON,
+        "sigma": GAUSSIAN_SIGMA_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+    }
+    defaults = {"epsilon": DOCUMENT_EPSILON, "sigma": GAUSSIAN_SIGMA, "sensitivity": 1.0}
+    figsize = (9.0, 3.8)
+    top = 14.0
+
+    def _curve_positions(self):
+        # Dense near both ends, where e^L rises to infinity and falls to 0.
+        edge = np.geomspace(1e-9, 0.02, 120)
+        return np.unique(np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 300), 1 - edge)))
+
+    def _build_curve(self, ax):
+        self.positions = self._curve_positions()
+        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.epsilon_line,) = ax.plot(
+            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+        )
+        self.moving(self.curve, self.epsilon_line)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, self.top)
+        ax.set_xlabel("probability position x (outputs of A(D1) sorted by decreasing L)")
+        ax.set_ylabel("e^L")
+
+    def _apply_curve(self, noise, epsilon):
+        values = np.minimum(_capped_exp(noise.loss_quantile(self.positions)), 2 * self.top)
+        self.curve.set_data(self.positions, values)
+        self.epsilon_line.set_ydata([np.exp(epsilon)] * 2)
+
+
+@register
+class GaussianLossByProbability(_GaussianByProbability):
+    """PLRV-6: e^L against probability for Gaussian noise: it shoots to infinity on the left.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-6"
+    title = "Gaussian noise: e^L against probability"
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self._build_curve(ax)
+        self.note = ax.text(0.3, 0.85, "", transform=ax.transAxes, fontsize=9)
+        self.moving(self.note)
+        ax.set_title("PLRV-6 · Gaussian noise: no line e^ε stays above e^L everywhere")
+        ax.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, epsilon, sigma, sensitivity):
+        noise = self._noise(sigma, sensitivity)
+        self.noise, self.epsilon = noise, epsilon
+        self._apply_curve(noise, epsilon)
+        self.note.set_text(f"e^L at x = 0.001: {_value_text(np.exp(noise.loss_quantile(1e-3)))}")
+
+    def numbers(self):
+        return {
+            "e^L at x = 0.01": float(np.exp(self.noise.loss_quantile(0.01))),
+            "e^L at x = 0.001": float(np.exp(self.noise.loss_quantile(0.001))),
+            "e^L at x → 0": "∞",
+            "e^ε": float(np.exp(self.epsilon)),
+        }
+
+
+@register
+class BadEventWidth(_GaussianByProbability):
+    """PLRV-7: delta_1 as the width of the bad events, where e^L > e^epsilon.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-7"
+    title = "δ₁: the width of the bad events"
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self._build_curve(ax)
+        self.band = ax.add_patch(
+            Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.4, lw=0, label="bad events")
+        )
+        below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+        (self.bracket,) = ax.plot([], [], color=BAD_COLOR, lw=2, marker="|", ms=12, transform=below)
+        self.label = ax.text(0, 0.08, "", transform=below, color=BAD_COLOR, fontsize=10)
+        self.moving(self.band, self.bracket, self.label)
+        ax.set_title("PLRV-7 · δ₁ = P[L > ε]: measure the width of the bad events")
+        ax.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, epsilon, sigma, sensitivity):
+        noise = self._noise(sigma, sensitivity)
+        width = noise.loss_exceeds(epsilon)
+        region = bad_event_region(noise, epsilon, self.top)
+        self.noise, self.epsilon, self.width = noise, epsilon, width
+        self._apply_curve(noise, epsilon)
+        self.band.set_xy(region)
+        self.bracket.set_data([0, width], [0.04, 0.04])
+        self.label.set_position((width + 0.01, 0.06))
+        self.label.set_text(f"δ₁ = {_value_text(width)}")
+
+    def numbers(self):
+        return {
+            "δ₁ = P[L > ε]": self.width,
+            "ε": float(self.epsilon),
+            "e^ε": float(np.exp(self.epsilon)),
+        }
+
+
+@register
+class TwoBadOutputs(_GaussianFigure):
+    """PLRV-8: zoom on the bad events with two outputs: a little bad and catastrophic.
+
+    Top: e^L against the probability position (log axis). Bottom: how much an output
+    at that position weighs in delta_1 (1 for every bad event) and in delta_2
+    (1 - e^(epsilon - L), near 0 just above the line, near 1 far above it).
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-8"
+    title = "Two bad outputs: how bad is bad?"
+    controls = {
+        "epsilon": GAUSSIAN_EPSILON,
+        "sigma": GAUSSIAN_SIGMA_CONTROL,
+        "sensitivity": SENSITIVITY_CONTROL,
+        "position1": POSITION_CONTROL.replace(label="x of O₁"),
+        "position2": POSITION_CONTROL.replace(label="x of O₂"),
+    }
+    defaults = {
+        "epsilon": DOCUMENT_EPSILON,
+        "sigma": GAUSSIAN_SIGMA,
+        "sensitivity": 1.0,
+        "position1": BAD_POSITIONS[0],
+        "position2": BAD_POSITIONS[1],
+    }
+    figsize = (9.0, 5.6)
+    limits = (1e-4, 0.5)
+    top = 14.0
+
+    def _build(self):
+        upper, lower = self.figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        self.axes = (upper, lower)
+        self.positions = np.geomspace(*self.limits, 600)
+        (self.curve,) = upper.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.epsilon_line,) = upper.plot(
+            self.limits, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+        )
+        self.band = upper.add_patch(
+            Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.15, lw=0, label="bad: x < δ₁")
+        )
+        (self.width_weight,) = lower.plot(
+            [], [], color=BAD_COLOR, lw=2, label="weight in δ₁ (1 if bad)"
+        )
+        (self.area_weight,) = lower.plot(
+            [], [], color=AREA_COLOR, lw=2, label="weight in δ₂: max(0, 1 − e^ε/e^L)"
+        )
+        self.marks = []
+        for index, color in enumerate(MARK_COLORS[::2]):
+            (dot,) = upper.plot([], [], "o", color=color, ms=8)
+            (stem,) = upper.plot([], [], color=color, lw=2)
+            label = upper.text(0, 0, "", color=color, fontsize=9, ha="left", va="bottom")
+            (weights,) = lower.plot([], [], "o", color=color, ms=7)
+            self.marks.append((dot, stem, label, weights))
+            self.moving(dot, stem, label, weights)
+            del index
+        self.moving(self.curve, self.epsilon_line, self.band, self.width_weight, self.area_weight)
+        upper.set_xscale("log")
+        upper.set_xlim(*self.limits)
+        upper.set_ylim(0, self.top)
+        upper.set_ylabel("e^L")
+        upper.set_title("PLRV-8 · zoom on the bad events: O₁ a little above e^ε, O₂ far above")
+        upper.legend(loc="upper right", fontsize=9)
+        lower.set_ylim(-0.05, 1.15)
+        lower.set_xlabel("probability position x (log scale)")
+        lower.set_ylabel("weight")
+        lower.legend(loc="lower left", fontsize=8)
+
+    def _apply(self, epsilon, sigma, sensitivity, position1, position2):
+        noise = self._noise(sigma, sensitivity)
+        width = noise.loss_exceeds(epsilon)
+        curve = np.minimum(_capped_exp(noise.loss_quantile(self.positions)), 2 * self.top)
+        area_weight = np.maximum(
+            0.0, 1.0 - _capped_exp(epsilon - noise.loss_quantile(self.positions))
+        )
+        marked = np.array(
+            [
+                check.probability_open("position1", position1),
+                check.probability_open("position2", position2),
+            ]
+        )
+        losses = noise.loss_quantile(marked)
+        self.noise, self.epsilon, self.width = noise, epsilon, width
+        self.marked, self.losses = marked, losses
+        self.outputs = output_at_position(noise, marked)
+        self.curve.set_data(self.positions, curve)
+        line = np.exp(epsilon)
+        self.epsilon_line.set_ydata([line, line])
+        right = min(max(width, self.limits[0]), self.limits[1])
+        self.band.set_xy(
+            [(self.limits[0], 0), (right, 0), (right, self.top), (self.limits[0], self.top)]
+        )
+        self.width_weight.set_data(self.positions, (self.positions < width).astype(float))
+        self.area_weight.set_data(self.positions, area_weight)
+        for index, (dot, stem, label, weights) in enumerate(self.marks):
+            x, loss = marked[index], losses[index]
+            value = min(np.exp(min(loss, _LOSS_CAP)), 2 * self.top)
+            dot.set_data([x], [value])
+            stem.set_data([x, x], [line, value])
+            label.set_position((x * 1.12, min(value, self.top * 0.8)))
+            label.set_text(
+                f"O{index + 1}: L = {loss:.3f}, e^L = {_value_text(np.exp(min(loss, _LOSS_CAP)))}"
+            )
+            in_width = 1.0 if loss > epsilon else 0.0
+            in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
+            weights.set_data([x, x], [in_width, in_area])
+
+    def numbers(self):
+        result = {"δ₁ = P[L > ε]": self.width, "δ₂ = δ(ε)": self.noise.delta(self.epsilon)}
+        for index, (x, loss, output) in enumerate(
+            zip(self.marked, self.losses, self.outputs, strict=True)
+        ):
+            name = f"O{index + 1}"
+            result[f"{name}: position x"] = float(x)
+            result[f"{name}: output"] = float(output)
+            result[f"{name}: L"] = float(loss)
+            result[f"{name}: e^L"] = float(np.exp(min(loss, _LOSS_CAP)))
+            result[f"{name}: weight in δ₁"] = 1.0 if loss > self.epsilon else 0.0
+            result[f"{name}: weight in δ₂"] = float(max(0.0, -np.expm1(self.epsilon - loss)))
+        return result
+
+
+@register
+class BadEventArea(_GaussianFigure):
+    """PLRV-9: delta_2 as the area between e^epsilon / e^L and 1 over the bad events.
+
+    Left: the whole probability axis; right: the same, zoomed on x < 0.1. The dashed
+    box has width delta_1 and height 1 (area delta_1); the shaded part is delta_2.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-9"
+    title = "δ₂: the area of the bad events, weighted by how bad they are"
+    controls = _GaussianByProbability.controls
+    defaults = _GaussianByProbability.defaults
+    figsize = (10.0, 4.0)
+    top = 1.6
+    zoom = 0.1
+
+    def _build(self):
+        whole, zoomed = self.figure.subplots(1, 2, sharey=True)
+        self.axes = (whole, zoomed)
+        edge = np.geomspace(1e-9, 0.02, 120)
+        self.positions = np.unique(
+            np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 300), 1 - edge, [1.0]))
+        )
+        self.curves, self.areas, self.boxes = [], [], []
+        for ax, right in ((whole, 1.0), (zoomed, self.zoom)):
+            ax.axhline(1.0, color="0.4", lw=1)
+            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^ε / e^L")
+            area = ax.add_patch(
+                Polygon(np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label="area δ₂")
+            )
+            (box,) = ax.plot([], [], color=BAD_COLOR, ls="--", lw=1.2, label="width δ₁ × 1")
+            self.curves.append(curve)
+            self.areas.append(area)
+            self.boxes.append(box)
+            self.moving(curve, area, box)
+            ax.set_xlim(0, right)
+            ax.set_xlabel("probability position x")
+        self.note = zoomed.text(0.62, 0.3, "", transform=zoomed.transAxes, fontsize=9)
+        self.moving(self.note)
+        whole.set_ylim(0, self.top)
+        whole.set_ylabel("e^ε / e^L")
+        whole.set_title("PLRV-9 · δ₂ = shaded area (whole axis)")
+        zoomed.set_title(f"zoom on x < {self.zoom:g}")
+        zoomed.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, epsilon, sigma, sensitivity):
+        noise = self._noise(sigma, sensitivity)
+        width, delta = noise.loss_exceeds(epsilon), noise.delta(epsilon)
+        curve = np.minimum(_capped_exp(epsilon - noise.loss_quantile(self.positions)), 2 * self.top)
+        region = delta_area_region(noise, epsilon)
+        self.noise, self.epsilon, self.width, self.delta = noise, epsilon, width, delta
+        for curve_line, area, box in zip(self.curves, self.areas, self.boxes, strict=True):
+            curve_line.set_data(self.positions, curve)
+            area.set_xy(region)
+            box.set_data([0, width, width, 0], [1, 1, 0, 0])
+        self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
+
+    def numbers(self):
+        result = {
+            "δ₁ = P[L > ε] (width)": self.width,
+            "δ₂ = E[max(0, 1 − e^(ε−L))] (area)": self.delta,
+            "ε": float(self.epsilon),
+        }
+        if self.width > 0:
+            result["δ₂ / δ₁"] = self.delta / self.width
+        return result
+
+
+@register
+class WorstSetCheck(_GaussianFigure):
+    """PLRV-PROOF: no set of outputs S gives a larger delta_S than S* = {O : L(O) > epsilon}.
+
+    The outputs are cut into bins (``discretise_outputs``); for the worst set and for
+    300 sets drawn once at random, delta_S = P[A(D1) in S] - e^epsilon P[A(D2) in S]
+    is computed exactly over the bins and plotted relative to delta_2.
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+
+    figure_id = "PLRV-PROOF"
+    title = "The worst set of outputs gives δ₂"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=3.0),
+        "sigma": SIGMA.replace(minimum=0.5, maximum=4.0),
+        "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=2.0),
+    }
+    defaults = {"epsilon": DOCUMENT_EPSILON, "sigma": GAUSSIAN_SIGMA, "sensitivity": 1.0}
+    figsize = (9.5, 4.2)
+    bins = 800
+    seed = 2020
+    left = -1.0
+
+    def __init__(self, *, rng=None, figure=None, **params):
+        self.rng = rng if rng is not None else np.random.default_rng(self.seed)
+        super().__init__(figure=figure, **params)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        self.sets = RandomOutputSets(self.bins, rng=self.rng)
+        rows = self.sets.family_rows()
+        self.rows = rows + 1 + self.sets.jitter
+        ax.axvline(1.0, color=BAD_COLOR, lw=1.5, ls="--")
+        ax.axvline(0.0, color="0.7", lw=0.8)
+        self.dots = ax.scatter(
+            np.zeros(rows.size), self.rows, s=10, c=rows, cmap="tab10", vmin=0, vmax=9
+        )
+        (self.worst,) = ax.plot([1.0], [0.0], "*", color=BAD_COLOR, ms=16)
+        self.note = ax.text(
+            0.01,
+            0.99,
+            "",
+            transform=ax.transAxes,
+            va="top",
+            fontsize=9,
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(self.dots, self.worst, self.note)
+        ax.set_yticks(
+            range(len(self.sets.families) + 1),
+            ["worst set S* = {O : L(O) > ε}", *self.sets.families],
+        )
+        ax.set_ylim(len(self.sets.families) + 0.6, -0.6)
+        ax.set_xlim(self.left - 0.05, 1.2)
+        ax.set_xlabel("δ_S / δ₂   (sets with δ_S ≤ −δ₂ are drawn at −1)")
+        ax.set_title("PLRV-PROOF · δ_S = P[A(D1) ∈ S] − e^ε P[A(D2) ∈ S]: none beats δ₂ (dashed)")
+
+    def _apply(self, epsilon, sigma, sensitivity):
+        noise = self._noise(sigma, sensitivity)
+        edges, mass_d1, mass_d2 = discretise_outputs(noise, epsilon, self.bins)
+        worst = mass_d1 > np.exp(epsilon) * mass_d2
+        worst_delta = set_deltas(mass_d1, mass_d2, epsilon, worst[None, :])[0]
+        deltas = set_deltas(mass_d1, mass_d2, epsilon, self.sets.members(worst))
+        delta = noise.delta(epsilon)
+        self.noise, self.epsilon, self.delta = noise, epsilon, delta
+        self.worst_delta, self.deltas, self.edges = worst_delta, deltas, edges
+        ratios = np.clip(deltas / delta, self.left, None)
+        self.dots.set_offsets(np.column_stack((ratios, self.rows)))
+        self.worst.set_xdata([worst_delta / delta])
+        best = deltas.max()
+        self.note.set_text(
+            f"δ₂ = δ(ε) = {delta:.8g}\nworst set S*: δ_S* = {worst_delta:.8g}\n"
+            f"best of {deltas.size} other sets: {best:.8g}\n"
+            f"(δ₂ − best = {delta - best:.3g})"
+        )
+
+    def numbers(self):
+        return {
+            "δ₂ = δ(ε)": self.delta,
+            "δ_S for the worst set S*": float(self.worst_delta),
+            "largest δ_S of the random sets": float(self.deltas.max()),
+            # Beyond rounding: the sums over 800 bins carry errors of about 1e-15 delta.
+            "random sets with δ_S > δ₂": float(np.sum(self.deltas > self.delta * (1 + 1e-9))),
+        }
+
+
+# ---------------------------------------------------------------------------
+# Distinguishing events: PLRV-10
+# ---------------------------------------------------------------------------
+
+
+@register
+class DistinguishingEvents(Explorer):
+    """PLRV-10: thresholding; every published count is a distinguishing event (L = inf).
+
+    e^epsilon / e^L (capped at 1, the part that counts in delta) is 0 on the published
+    outputs and 1 elsewhere, so the area delta_2 equals the width delta_1.
+
+    Taught in: 03-spot-distinguishing-events.ipynb
+    """
+
+    figure_id = "PLRV-10"
+    title = "Distinguishing events: δ₁ = δ₂"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=5.0),
+        "threshold": THRESHOLD,
+        "scale": LAPLACE_SCALE_CONTROL,
+    }
+    defaults = {
+        "epsilon": DOCUMENT_EPSILON,
+        "threshold": CATEGORY_THRESHOLD,
+        "scale": LAPLACE_SCALE,
+    }
+    figsize = (10.0, 4.0)
+    zoom = 0.02
+
+    def _build(self):
+        whole, zoomed = self.figure.subplots(1, 2, sharey=True)
+        self.axes = (whole, zoomed)
+        self.curves, self.areas = [], []
+        for ax, right in ((whole, 1.0), (zoomed, self.zoom)):
+            ax.axhline(1.0, color="0.4", lw=1)
+            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="min(1, e^ε / e^L)")
+            area = ax.add_patch(
+                Polygon(np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label="δ₁ = δ₂")
+            )
+            self.curves.append(curve)
+            self.areas.append(area)
+            self.moving(curve, area)
+            ax.set_xlim(0, right)
+            ax.set_xlabel("probability position x")
+        self.note = zoomed.text(
+            0.45,
+            0.45,
+            "",
+            transform=zoomed.transAxes,
+            fontsize=9,
+            bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "0.8"},
+        )
+        self.moving(self.note)
+        whole.set_ylim(0, 1.3)
+        whole.set_ylabel("min(1, e^ε / e^L)")
+        whole.set_title("PLRV-10 · thresholding (whole axis)")
+        zoomed.set_title(f"zoom on x < {self.zoom:g}: published counts, L = ∞")
+        zoomed.legend(loc="upper right", fontsize=9)
+
+    def _apply(self, epsilon, threshold, scale):
+        mechanism = privacy_loss.thresholded_laplace(scale, threshold, CATEGORY_COUNT)
+        published = mechanism.published_probability
+        width, delta = mechanism.loss_exceeds(epsilon), mechanism.delta(epsilon)
+        # Capped at 1: above 1 a point adds nothing to delta (max(0, 1 - e^(eps - L)) = 0).
+        rest = min(1.0, float(np.exp(min(epsilon - mechanism.absent_loss, _LOSS_CAP))))
+        self.mechanism, self.epsilon, self.width, self.delta = mechanism, epsilon, width, delta
+        for curve, area in zip(self.curves, self.areas, strict=True):
+            curve.set_data([0, published, published, 1], [0, 0, rest, rest])
+            area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
+        self.note.set_text(
+            f"P[published] = {_value_text(published)}\n"
+            f"δ₁ = {_value_text(width)}, δ₂ = {_value_text(delta)}\n"
+            f"at ε = {epsilon:.3g}"
+        )
+
+    def numbers(self):
+        return {
+            "P[published] = P[count + Lap(b) ≥ threshold]": self.mechanism.published_probability,
+            "δ₁ = P[L > ε]": self.width,
+            "δ₂ = δ(ε)": self.delta,
+            "L of a published count": "∞",
+            "L of 'absent'": self.mechanism.absent_loss,
+        }
