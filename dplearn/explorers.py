@@ -53,8 +53,16 @@ def load_all():
     sections = {"PLRV": 0, "MECH": 1, "NOISE": 2}
 
     def order(figure_id):
+        # Numbered figures first (PLRV-1 ... PLRV-10), then the extra ones (PLRV-ODDS).
         section, _, number = figure_id.partition("-")
-        return (sections.get(section, 3), section, int(number) if number.isdigit() else 0)
+        numbered = number.isdigit()
+        return (
+            sections.get(section, 3),
+            section,
+            not numbered,
+            int(number) if numbered else 0,
+            number,
+        )
 
     return {figure_id: REGISTRY[figure_id] for figure_id in sorted(REGISTRY, key=order)}
 
