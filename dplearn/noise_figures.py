@@ -10,6 +10,8 @@ Taught in: 07-add-noise-in-practice.ipynb
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.legend import Legend
+from matplotlib.text import Text
 from scipy import stats
 
 from dplearn import floating_point
@@ -76,13 +78,11 @@ def _below_moving_artists(figure):
     be painted again on every frame, which costs more than all the data. Each of them is
     placed where no data ever goes, so the image does not change.
     """
+    moving = set(map(id, getattr(figure, "moving_artists", [])))
     for axes in figure.axes:
-        for artist in axes.texts + [axes.title, axes._left_title, axes._right_title]:
-            if artist not in getattr(figure, "moving_artists", []):
+        for artist in axes.get_children():
+            if isinstance(artist, Text | Legend) and id(artist) not in moving:
                 artist.set_zorder(0.1)
-        legend = axes.get_legend()
-        if legend is not None:
-            legend.set_zorder(0.1)
 
 
 class _SeededExplorer(Explorer):
@@ -575,11 +575,13 @@ class SeabornHistogram(_SeededExplorer):
         self._bars.set_data(heights, edges)
         self._curve.set_data(self._grid, curve)
         self._bin_width = float(edges[1] - edges[0])
+        self._bandwidth = float(self.data.size ** (-0.2) * bw_adjust * self.data.std(ddof=1))
 
     def numbers(self):
         return {
             "answers": self.answers,
             "bin width": self._bin_width,
+            "kernel bandwidth (Scott × bw_adjust)": self._bandwidth,
             "distinct values": int(np.unique(self.data).size),
         }
 
