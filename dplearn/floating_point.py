@@ -10,9 +10,10 @@ large delta, whatever epsilon the scale was computed for.
 Everything here is exhaustive over the sampler's actual inputs. ``numpy``'s
 ``Generator.random()`` returns k * 2**-53 for an integer draw k in [0, 2**53); the
 functions below take those integers (``draws``) and apply the post's formula to them
-exactly as numpy would. Along k the output never decreases (the formula is monotone and
-so is rounding), which lets a bisection over all 2**53 draws decide whether a given
-double can be produced at all.
+exactly as numpy would. Along k the output never decreases (the formula is monotone in
+U, and rounding each step keeps that; the tests check it on every window they
+enumerate), which lets a bisection over all 2**53 draws decide whether a given double
+can be produced at all.
 
 The remedy is noise that is an integer, drawn with integer arithmetic only:
 ``sample_discrete_laplace`` and ``sample_discrete_gaussian`` follow Canonne, Kamath &
