@@ -19,7 +19,9 @@ from fractions import Fraction
 
 import numpy as np
 from matplotlib import transforms
+from matplotlib.legend import Legend
 from matplotlib.patches import Polygon
+from matplotlib.text import Text
 from scipy import special
 
 from dplearn import _validation as check
@@ -320,12 +322,33 @@ def _value_text(value):
     return f"{value:.4g}"
 
 
+class _Figure(Explorer):
+    """Explorer whose titles and legends stay in the cached static layer.
+
+    Subclasses create their artists in ``_create``. Static text (titles, legends) is
+    then put below every moving artist (zorder 0.5), so the layered figure never
+    redraws it: drawing text is most of the cost of a frame. Legends sit where the
+    curves rarely go.
+    """
+
+    def _build(self):
+        self._create()
+        moving = {id(artist) for artist in self.figure.moving_artists}
+        for axes in self.figure.axes:
+            for child in axes.get_children():
+                if isinstance(child, (Text, Legend)) and id(child) not in moving:
+                    child.set_zorder(0.5)
+
+    def _create(self):
+        raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # Laplace noise: PLRV-1 to PLRV-3 and the attacker's odds
 # ---------------------------------------------------------------------------
 
 
-class _LaplaceOutputs(Explorer):
+class _LaplaceOutputs(_Figure):
     """Shared parts of the figures drawn against the output of the Laplace mechanism."""
 
     def _noise(self, scale, sensitivity, count):
@@ -359,7 +382,7 @@ class LaplaceDensities(_LaplaceOutputs):
     }
     figsize = (9.0, 3.8)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
@@ -396,7 +419,7 @@ class LaplaceDensities(_LaplaceOutputs):
             stem.set_data([outputs[index]] * 2, [0, 0.79])
             dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
             label.set_x(outputs[index])
-            label.set_text(f"O{index + 1}\nodds {_factor_text(ratios[index])}")
+            label.set_text(f"O{index + 1}: {_factor_text(ratios[index])}")
 
     def numbers(self):
         result = {"ε = Δ / b": self.noise.max_loss}
@@ -429,7 +452,7 @@ class LaplaceLoss(_LaplaceOutputs):
     }
     figsize = (9.0, 3.6)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         ax.axhline(0.0, color="0.7", lw=0.8)
@@ -458,10 +481,9 @@ class LaplaceLoss(_LaplaceOutputs):
         self.epsilon_line.set_ydata([epsilon, epsilon])
         bad = loss > epsilon
         self.above.set_data(self.grid[bad], loss[bad])
-        holds = "never exceeds" if exceeds == 0 else "exceeds"
+        holds = "≤" if exceeds == 0 else ">"
         self.verdict.set_text(
-            f"max L = Δ/b = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
-            f";  P[L > ε] = {_value_text(exceeds)}"
+            f"max L = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
         )
 
     def numbers(self):
@@ -474,7 +496,7 @@ class LaplaceLoss(_LaplaceOutputs):
 
 
 @register
-class LaplaceLossByProbability(Explorer):
+class LaplaceLossByProbability(_Figure):
     """PLRV-3: e^L against the probability position: three parts of widths 1/2, 1/3, 1/6.
 
     Taught in: 01-measure-privacy-loss.ipynb
@@ -490,7 +512,7 @@ class LaplaceLossByProbability(Explorer):
     defaults = {"scale": LAPLACE_SCALE, "sensitivity": 1.0, "epsilon": DOCUMENT_EPSILON}
     figsize = (9.0, 3.8)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^L")
         (self.epsilon_line,) = ax.plot(
@@ -522,12 +544,11 @@ class LaplaceLossByProbability(Explorer):
         self.noise, self.widths, self.epsilon = noise, widths, epsilon
         self.curve.set_data(positions, _capped_exp(noise.loss_quantile(positions)))
         self.epsilon_line.set_ydata([np.exp(epsilon)] * 2)
-        names = ("top", "middle", "bottom")
         for index, (bracket, label) in enumerate(self.brackets):
             left, right = corners[index], corners[index + 1]
             bracket.set_data([left, right], [0.94, 0.94])
             label.set_x((left + right) / 2)
-            label.set_text(f"{names[index]}\n{_fraction_text(widths[index])}")
+            label.set_text(_fraction_text(widths[index]))
 
     def numbers(self):
         top, middle, bottom = self.widths
@@ -558,7 +579,7 @@ class AttackerOdds(_LaplaceOutputs):
     figsize = (9.0, 3.8)
     limits = (1e-4, 1e4)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         ax.set_yscale("log")
         ax.axhline(1.0, color="0.5", lw=1)
@@ -583,16 +604,16 @@ class AttackerOdds(_LaplaceOutputs):
         shown = np.clip(odds, *self.limits)
         for bar, label, value, top in zip(self.bars, self.labels, odds, shown, strict=True):
             bar.set_height(top - 1.0)
-            probability = value / (1.0 + value)
             label.set_position((bar.get_x() + bar.get_width() / 2, top))
             label.set_va("bottom" if value >= 1 else "top")
-            label.set_text(f"{_odds_text(value)}\nP[D = D1] = {probability:.3f}")
+            label.set_text(_odds_text(value))
 
     def numbers(self):
         result = {"prior odds": float(self.prior_odds)}
         for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
             result[f"L(O{index + 1})"] = float(loss)
             result[f"posterior odds after O{index + 1}"] = float(odds)
+            result[f"P[D = D1] after O{index + 1}"] = float(odds / (1.0 + odds))
         return result
 
 
@@ -601,7 +622,7 @@ class AttackerOdds(_LaplaceOutputs):
 # ---------------------------------------------------------------------------
 
 
-class _GaussianFigure(Explorer):
+class _GaussianFigure(_Figure):
     """Shared parts of the Gaussian figures."""
 
     def _noise(self, sigma, sensitivity, count=COUNT_D1):
@@ -625,7 +646,7 @@ class GaussianDensities(_GaussianFigure):
     defaults = {"sigma": GAUSSIAN_SIGMA, "sensitivity": 1.0, "count": COUNT_D1}
     figsize = (9.0, 3.6)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
@@ -680,7 +701,7 @@ class GaussianLoss(_GaussianFigure):
     figsize = (9.5, 3.8)
     loss_limits = (-4.0, 4.0)
 
-    def _build(self):
+    def _create(self):
         left, right = self.figure.subplots(1, 2, width_ratios=(3, 1), sharey=True)
         self.axes = (left, right)
         self.grid = np.linspace(*OUTPUT_LIMITS, 401)
@@ -737,8 +758,7 @@ class GaussianLoss(_GaussianFigure):
         self.epsilon_mark.set_ydata([epsilon, epsilon])
         self.mean_mark.set_ydata([mu, mu])
         self.note.set_text(
-            f"μ = Δ²/(2σ²) = {_value_text(mu)},  2μ = {_value_text(2 * mu)};  "
-            f"shaded: P[L > ε] = {_value_text(noise.loss_exceeds(epsilon))}"
+            f"μ = {_value_text(mu)}, shaded P[L > ε] = {_value_text(noise.loss_exceeds(epsilon))}"
         )
 
     def numbers(self):
@@ -797,11 +817,9 @@ class GaussianLossByProbability(_GaussianByProbability):
     figure_id = "PLRV-6"
     title = "Gaussian noise: e^L against probability"
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self._build_curve(ax)
-        self.note = ax.text(0.3, 0.85, "", transform=ax.transAxes, fontsize=9)
-        self.moving(self.note)
         ax.set_title("PLRV-6 · Gaussian noise: no line e^ε stays above e^L everywhere")
         ax.legend(loc="upper right", fontsize=9)
 
@@ -809,7 +827,6 @@ class GaussianLossByProbability(_GaussianByProbability):
         noise = self._noise(sigma, sensitivity)
         self.noise, self.epsilon = noise, epsilon
         self._apply_curve(noise, epsilon)
-        self.note.set_text(f"e^L at x = 0.001: {_value_text(np.exp(noise.loss_quantile(1e-3)))}")
 
     def numbers(self):
         return {
@@ -830,7 +847,7 @@ class BadEventWidth(_GaussianByProbability):
     figure_id = "PLRV-7"
     title = "δ₁: the width of the bad events"
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self._build_curve(ax)
         self.band = ax.add_patch(
@@ -893,7 +910,7 @@ class TwoBadOutputs(_GaussianFigure):
     limits = (1e-4, 0.5)
     top = 14.0
 
-    def _build(self):
+    def _create(self):
         upper, lower = self.figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
         self.axes = (upper, lower)
         self.positions = np.geomspace(*self.limits, 600)
@@ -963,9 +980,7 @@ class TwoBadOutputs(_GaussianFigure):
             dot.set_data([x], [value])
             stem.set_data([x, x], [line, value])
             label.set_position((x * 1.12, min(value, self.top * 0.8)))
-            label.set_text(
-                f"O{index + 1}: L = {loss:.3f}, e^L = {_value_text(np.exp(min(loss, _LOSS_CAP)))}"
-            )
+            label.set_text(f"O{index + 1}: L = {loss:.3f}")
             in_width = 1.0 if loss > epsilon else 0.0
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
             weights.set_data([x, x], [in_width, in_area])
@@ -1003,7 +1018,7 @@ class BadEventArea(_GaussianFigure):
     top = 1.6
     zoom = 0.1
 
-    def _build(self):
+    def _create(self):
         whole, zoomed = self.figure.subplots(1, 2, sharey=True)
         self.axes = (whole, zoomed)
         edge = np.geomspace(1e-9, 0.02, 120)
@@ -1083,7 +1098,7 @@ class WorstSetCheck(_GaussianFigure):
         self.rng = rng if rng is not None else np.random.default_rng(self.seed)
         super().__init__(figure=figure, **params)
 
-    def _build(self):
+    def _create(self):
         ax = self.axes = self.figure.subplots()
         self.sets = RandomOutputSets(self.bins, rng=self.rng)
         rows = self.sets.family_rows()
@@ -1125,12 +1140,7 @@ class WorstSetCheck(_GaussianFigure):
         ratios = np.clip(deltas / delta, self.left, None)
         self.dots.set_offsets(np.column_stack((ratios, self.rows)))
         self.worst.set_xdata([worst_delta / delta])
-        best = deltas.max()
-        self.note.set_text(
-            f"δ₂ = δ(ε) = {delta:.8g}\nworst set S*: δ_S* = {worst_delta:.8g}\n"
-            f"best of {deltas.size} other sets: {best:.8g}\n"
-            f"(δ₂ − best = {delta - best:.3g})"
-        )
+        self.note.set_text(f"δ_S* = {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
 
     def numbers(self):
         return {
@@ -1148,7 +1158,7 @@ class WorstSetCheck(_GaussianFigure):
 
 
 @register
-class DistinguishingEvents(Explorer):
+class DistinguishingEvents(_Figure):
     """PLRV-10: thresholding; every published count is a distinguishing event (L = inf).
 
     e^epsilon / e^L (capped at 1, the part that counts in delta) is 0 on the published
@@ -1172,7 +1182,7 @@ class DistinguishingEvents(Explorer):
     figsize = (10.0, 4.0)
     zoom = 0.02
 
-    def _build(self):
+    def _create(self):
         whole, zoomed = self.figure.subplots(1, 2, sharey=True)
         self.axes = (whole, zoomed)
         self.curves, self.areas = [], []
@@ -1212,11 +1222,7 @@ class DistinguishingEvents(Explorer):
         for curve, area in zip(self.curves, self.areas, strict=True):
             curve.set_data([0, published, published, 1], [0, 0, rest, rest])
             area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
-        self.note.set_text(
-            f"P[published] = {_value_text(published)}\n"
-            f"δ₁ = {_value_text(width)}, δ₂ = {_value_text(delta)}\n"
-            f"at ε = {epsilon:.3g}"
-        )
+        self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
 
     def numbers(self):
         return {

@@ -107,7 +107,7 @@ def test_plrv1_shows_three_one_and_a_third_at_the_document_setting():
     ratios = [explorer.numbers()[f"P[A(D1)=O{i}] / P[A(D2)=O{i}]"] for i in (1, 2, 3)]
     assert ratios == pytest.approx([3.0, 1.0, 1.0 / 3.0], rel=1e-12)
     text = figure_text(explorer)
-    assert "odds ×3" in text and "odds ×1" in text and "odds ÷3" in text
+    assert "O1: ×3" in text and "O2: ×1" in text and "O3: ÷3" in text
     # The dots sit on the two densities.
     dots = explorer.marks[0][1].get_ydata()
     assert dots[0] == pytest.approx(float(laplace_density(999, 1000, 1 / LN3)), rel=1e-12)
@@ -134,7 +134,7 @@ def test_plrv2_loss_never_exceeds_ln3():
     numbers = explorer.numbers()
     assert numbers["max L = Δ / b"] == pytest.approx(LN3, rel=1e-14)
     assert numbers["P[L > ε]"] == 0.0 and numbers["δ at ε"] == 0.0
-    assert "never exceeds" in explorer.verdict.get_text()
+    assert "≤ ε" in explorer.verdict.get_text()
     assert explorer.above.get_xdata().size == 0
 
 
@@ -144,7 +144,7 @@ def test_plrv2_a_smaller_scale_exceeds_epsilon():
     cut = (1 - 0.5 * mpmath.log(3)) / 2
     expected = 1 - mpmath.exp(-cut / mpmath.mpf(0.5)) / 2
     assert explorer.numbers()["P[L > ε]"] == pytest.approx(float(expected), rel=1e-12)
-    assert "exceeds" in explorer.verdict.get_text()
+    assert "> ε" in explorer.verdict.get_text()
     assert explorer.above.get_xdata().size > 0
 
 
@@ -208,7 +208,8 @@ def test_odds_at_even_prior_are_three_one_and_a_third():
     explorer = make("PLRV-ODDS")
     assert explorer.odds == pytest.approx([1.0, 3.0, 1.0, 1.0 / 3.0], rel=1e-12)
     text = figure_text(explorer)
-    assert "3 : 1" in text and "1 : 3" in text and "P[D = D1] = 0.750" in text
+    assert "3 : 1" in text and "1 : 3" in text
+    assert explorer.numbers()["P[D = D1] after O1"] == pytest.approx(0.75, rel=1e-12)
 
 
 # --- Gaussian: PLRV-4 to PLRV-9 ----------------------------------------------------------
