@@ -1,0 +1,889 @@
+"""Figures MECH-1 to MECH-5: sensitivity, and the Laplace, geometric and Gaussian mechanisms.
+
+Every number comes from the core (``dplearn.privacy_loss``, ``dplearn.calibration``),
+``dplearn.sensitivity`` and ``dplearn.optimality``; the figures only arrange them.
+
+Taught in: 04-compute-sensitivity.ipynb, 05-add-laplace-and-geometric-noise.ipynb,
+06-calibrate-gaussian-noise.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+from matplotlib.collections import PolyCollection
+from matplotlib.legend import Legend
+from matplotlib.patches import Polygon, Rectangle
+from matplotlib.spines import Spine
+from matplotlib.text import Text
+from scipy import optimize, special, stats
+
+from dplearn import optimality, privacy_loss, sensitivity
+from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic, laplace_scale
+from dplearn.controls import DELTA, EPSILON, INTEGER_SENSITIVITY, SENSITIVITY, Control
+from dplearn.explorers import Explorer, register
+
+__all__ = [
+    "NeighbourDifferences",
+    "LaplaceRatio",
+    "GeometricOptimality",
+    "GaussianCalibration",
+    "DimensionNoise",
+    "classic_crossing_epsilon",
+    "crossover_dimension",
+]
+
+D1_COLOUR, D2_COLOUR = "C0", "C1"
+LAPLACE_COLOUR, GAUSSIAN_COLOUR = "C2", "C4"
+BOUND_COLOUR = "0.35"
+
+
+def _decorations_below(figure):
+    """Puts static legends and texts (titles too) just below the lowest moving artist.
+
+    The layered figure redraws, on every frame, each static artist stacked above a
+    moving one: a legend (zorder 5) or a text (zorder 3) above the curves (zorder 2)
+    would cost a text layout per frame, and would be hidden while the frozen layout
+    is computed, which then leaves no room for titles. Below the moving artists they
+    stay in the static layer, drawn once.
+    """
+    moving = {id(artist) for artist in getattr(figure, "moving_artists", [])}
+    for ax in figure.axes:
+        levels = [a.get_zorder() for a in ax.get_children() if id(a) in moving]
+        if not levels:
+            continue
+        lowest = min(levels)
+        for artist in ax.get_children():
+            is_decoration = isinstance(artist, Legend | Text | Spine)
+            if is_decoration and id(artist) not in moving and artist.get_zorder() >= lowest:
+                artist.set_zorder(lowest - 0.05)
+
+
+# --------------------------------------------------------------------------- MECH-1
+
+
+@register
+class NeighbourDifferences(Explorer):
+    """Figure MECH-1: |f(x) - f(y)| for the toy data set x and each of its neighbours y.
+
+    Left: the 19 neighbours that add or remove one row; right: the 65 that replace one
+    row. Bars are l1 distances, black ticks l2 distances (they differ for vector
+    queries); the dashed line is the largest one, the local sensitivity.
+
+    Args:
+      query: a callable taking a tuple of rows (default: the clipped age sum). If it
+        takes a keyword ``upper`` (a clipping bound), the slider c sets it.
+      name: what to call the query in the title.
+      rows: the data set x.
+      universe: every row a data set may hold.
+
+    Taught in: 04-compute-sensitivity.ipynb
+    """
+
+    figure_id = "MECH-1"
+    title = "Sensitivity: |f(x) − f(y)| over the neighbours of a data set"
+    controls = {"upper": Control("clip c", 15, 90, integer=True, description="clipping bound")}
+    defaults = {"upper": 60}
+    figsize = (10.0, 3.6)
+
+    def __init__(self, query=None, *, name=None, rows=None, universe=None, figure=None, **params):
+        self.query = sensitivity.clipped_age_sum if query is None else query
+        if not callable(self.query):
+            raise ValueError(f"query must be callable, got {self.query!r}")
+        self.name = name or getattr(self.query, "__name__", "query").replace("_", " ")
+        self.rows = sensitivity.TOY_DATA if rows is None else tuple(rows)
+        self.universe = sensitivity.TOY_UNIVERSE if universe is None else tuple(universe)
+        self.takes_bound = "upper" in inspect.signature(self.query).parameters
+        self._cache = {}
+        if not self.takes_bound:
+            # A slider that changes nothing would only confuse: offer none.
+            self.controls = {}
+        super().__init__(figure=figure, **params)
+
+    def _pairs(self, upper):
+        # The slider offers whole ages: remember each answer, a slider comes back often.
+        if upper not in self._cache:
+            self._cache[upper] = self._compute_pairs(upper)
+        return self._cache[upper]
+
+    def _compute_pairs(self, upper):
+        if self.takes_bound:
+
+            def query(rows):
+                return self.query(rows, upper=upper)
+        else:
+            query = self.query
+        return {
+            notion: sensitivity.neighbour_pairs(query, self.rows, self.universe, notion)
+            for notion in ("add-remove", "replace")
+        }
+
+    def _build(self):
+        control = type(self).controls["upper"]
+        # Fixed axis: the largest difference over the slider's range (clipping is monotone).
+        bounds = np.linspace(control.minimum, control.maximum, 5) if self.takes_bound else [None]
+        highest = max(
+            pair.l1 for upper in bounds for pairs in self._pairs(upper).values() for pair in pairs
+        )
+        top = 1.2 * highest if highest > 0 else 1.0
+        first = self._pairs(self.defaults["upper"])
+        self.axes = self.figure.subplots(
+            1, 2, sharey=True, gridspec_kw={"width_ratios": [len(p) for p in first.values()]}
+        )
+        self.bars, self.l2_marks, self.max_lines = {}, {}, {}
+        titles = {
+            "add-remove": f"f = {self.name}: add or remove one row",
+            "replace": "f = the same: replace one row (size n stays)",
+        }
+        for ax, (notion, pairs) in zip(self.axes, first.items(), strict=True):
+            positions = np.arange(len(pairs))
+            # One collection for all bars: one draw call instead of one per rectangle.
+            self.bars[notion] = PolyCollection(
+                _bar_vertices(positions, np.zeros(len(pairs))), facecolors=D1_COLOUR
+            )
+            ax.add_collection(self.bars[notion])
+            (self.l2_marks[notion],) = ax.plot(
+                positions, np.zeros(len(pairs)), "_", color="black", markersize=6, label="ℓ2"
+            )
+            self.max_lines[notion] = ax.axhline(
+                0.0,
+                color="C3",
+                linestyle="--",
+                linewidth=1.2,
+                label="largest: the local sensitivity",
+            )
+            ax.set_xlim(-0.8, len(pairs) - 0.2)
+            ax.set_ylim(0.0, top)
+            ax.set_title(titles[notion], fontsize=10)
+            ax.set_xlabel(
+                "neighbour y: one bar each"
+                if notion == "add-remove"
+                else "neighbour y: one bar each, grouped by the row replaced"
+            )
+            centres, labels = _groups(pairs, notion)
+            ax.set_xticks(centres, labels, fontsize=7.5)
+            ax.tick_params(axis="x", length=0)
+            self.moving(self.bars[notion], self.l2_marks[notion], self.max_lines[notion])
+        self.axes[0].set_ylabel("|f(x) − f(y)|  (bars ℓ1, ticks ℓ2)")
+        self.axes[0].legend(loc="upper left", fontsize=8)
+        _decorations_below(self.figure)
+
+    def _apply(self, upper):
+        if self.takes_bound:
+            if not np.isfinite(upper) or upper <= 0:
+                raise ValueError(f"upper must be finite and > 0, got {upper!r}")
+            upper = float(upper)
+        all_pairs = self._pairs(upper)
+        self.result = {}
+        for notion, pairs in all_pairs.items():
+            l1 = np.array([pair.l1 for pair in pairs])
+            l2 = np.array([pair.l2 for pair in pairs])
+            worst = pairs[int(np.argmax(l1))]
+            self.result[notion] = (float(l1.max()), float(l2.max()), worst)
+        for notion, pairs in all_pairs.items():
+            largest_l1, largest_l2, worst = self.result[notion]
+            heights = np.array([pair.l1 for pair in pairs])
+            self.bars[notion].set_verts(_bar_vertices(np.arange(len(pairs)), heights))
+            # Every pair that reaches the maximum, not only the first one found.
+            reaches = np.isclose(heights, largest_l1)
+            self.bars[notion].set_facecolors(np.where(reaches, "C3", D1_COLOUR))
+            self.l2_marks[notion].set_ydata([pair.l2 for pair in pairs])
+            self.max_lines[notion].set_ydata([largest_l1, largest_l1])
+
+    def numbers(self):
+        add, replace = self.result["add-remove"], self.result["replace"]
+        return {
+            "ℓ1 sensitivity, add/remove (local)": add[0],
+            "ℓ2 sensitivity, add/remove (local)": add[1],
+            "ℓ1 sensitivity, replace (local)": replace[0],
+            "ℓ2 sensitivity, replace (local)": replace[1],
+            "a largest pair, add/remove": add[2].description,
+            "a largest pair, replace": replace[2].description,
+        }
+
+
+def _stems(positions, heights, floor):
+    """x and y of vertical segments from floor to each height, separated by NaNs."""
+    nan = np.full(len(positions), np.nan)
+    x = np.column_stack([positions, positions, nan]).ravel()
+    y = np.column_stack([np.full(len(positions), floor), np.maximum(heights, floor), nan]).ravel()
+    return x, y
+
+
+def _bar_vertices(positions, heights, width=0.8):
+    """Corners of one bar per position, for a PolyCollection."""
+    left, right = positions - width / 2, positions + width / 2
+    bottom = np.zeros_like(heights)
+    corners = [(left, bottom), (left, heights), (right, heights), (right, bottom)]
+    return np.stack([np.column_stack(corner) for corner in corners], axis=1)
+
+
+def _groups(pairs, notion):
+    """Tick positions and labels: one per run of neighbours that change the same row."""
+    if notion == "add-remove":
+        keys = [pair.description.split(" ", 1)[0] for pair in pairs]
+    else:
+        keys = [pair.description.split(" → ", 1)[0] for pair in pairs]
+    centres, labels, start = [], [], 0
+    for index in range(1, len(keys) + 1):
+        if index == len(keys) or keys[index] != keys[start]:
+            centres.append((start + index - 1) / 2.0)
+            label = keys[start] if notion == "add-remove" else f"{keys[start]} →"
+            labels.append(f"{label} ({index - start})" if notion == "add-remove" else label)
+            start = index
+    return centres, labels
+
+
+# --------------------------------------------------------------------------- MECH-2
+
+_RATIO_LIMITS = (np.exp(-5.6), np.exp(5.6))
+
+
+def _ratio_axis(ax):
+    ax.set_yscale("log")
+    ax.set_ylim(*_RATIO_LIMITS)
+    ticks = [np.exp(k) for k in range(-5, 6)]
+    ax.set_yticks(ticks, [f"$e^{{{k}}}$" if k else "1" for k in range(-5, 6)])
+    ax.minorticks_off()
+
+
+@register
+class LaplaceRatio(Explorer):
+    """Figure MECH-2: the Laplace mechanism's two output densities and their ratio.
+
+    f(x) = 0 and f(y) = Δf; the noise scale is b = Δf / ε. The ratio
+    p_x(z) / p_y(z) = exp((|z − Δf| − |z|) / b) stays in [e^−ε, e^ε], equals e^ε for
+    every z <= f(x) and e^−ε for every z >= f(y) (the shaded parts: there the triangle
+    inequality of the proof is an equality).
+
+    Taught in: 05-add-laplace-and-geometric-noise.ipynb
+    """
+
+    figure_id = "MECH-2"
+    title = "Laplace mechanism: the density ratio stays in [e^−ε, e^ε]"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+        "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0, label="Δf"),
+    }
+    defaults = {"epsilon": 1.0, "sensitivity": 1.0}
+    figsize = (10.0, 3.8)
+    z_range = (-10.0, 15.0)
+
+    def _build(self):
+        self.z = np.linspace(*self.z_range, 1001)
+        density_ax, ratio_ax = self.axes = self.figure.subplots(1, 2)
+        (self.density_x,) = density_ax.plot([], [], color=D1_COLOUR, label="f(x) + Lap(b)")
+        (self.density_y,) = density_ax.plot([], [], color=D2_COLOUR, label="f(y) + Lap(b)")
+        density_ax.set_yscale("log")
+        density_ax.set_ylim(1e-4, 10.0)
+        density_ax.set_xlim(*self.z_range)
+        density_ax.set_xlabel("output z")
+        density_ax.set_ylabel("density (log scale)")
+        density_ax.set_title("output densities: two tents on a log scale", fontsize=10)
+        # Below the moving curves (zorder 2), so the static layer holds it whole.
+        density_ax.axvline(0.0, color=D1_COLOUR, linewidth=0.8, linestyle=":", zorder=1.5)
+        self.mark_y = density_ax.axvline(0.0, color=D2_COLOUR, linewidth=0.8, linestyle=":")
+        density_ax.legend(loc="upper right", fontsize=8)
+
+        _ratio_axis(ratio_ax)
+        ratio_ax.set_xlim(*self.z_range)
+        # f(x) = 0 whatever the sliders: the left region is static.
+        height = _RATIO_LIMITS[1] - _RATIO_LIMITS[0]
+        low = self.z_range[0]
+        self.left_tight = Rectangle((low, _RATIO_LIMITS[0]), -low, height, alpha=0.15, zorder=0.7)
+        self.right_tight = Rectangle(
+            (0, _RATIO_LIMITS[0]), 0, 0, alpha=0.15, color=D2_COLOUR, zorder=0.8
+        )
+        self.left_tight.set_color(D1_COLOUR)
+        ratio_ax.add_patch(self.left_tight)
+        ratio_ax.add_patch(self.right_tight)
+        (self.upper_bound,) = ratio_ax.plot(
+            self.z_range, [1, 1], "--", color=BOUND_COLOUR, label="bounds e^ε and e^−ε"
+        )
+        (self.lower_bound,) = ratio_ax.plot(self.z_range, [1, 1], "--", color=BOUND_COLOUR)
+        (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label="ratio")
+        ratio_ax.legend(loc="lower left", fontsize=8)
+        ratio_ax.set_xlabel("output z")
+        ratio_ax.set_ylabel("ratio p_x(z) / p_y(z) (log scale)")
+        ratio_ax.set_title(
+            r"ratio: $e^{\varepsilon}$ where z ≤ f(x), $e^{-\varepsilon}$ where z ≥ f(y)",
+            fontsize=10,
+        )
+        self.moving(self.density_x, self.density_y, self.mark_y)
+        self.moving(self.right_tight, self.upper_bound, self.lower_bound, self.ratio_line)
+        _decorations_below(self.figure)
+
+    def _apply(self, epsilon, sensitivity):
+        scale = laplace_scale(epsilon, sensitivity)
+        pair = privacy_loss.laplace(scale, sensitivity)
+        density_x, density_y = pair.density_d1(self.z), pair.density_d2(self.z)
+        loss = pair.privacy_loss(self.z)
+        ratio = np.exp(loss)
+        self.values = {
+            "epsilon": float(epsilon),
+            "sensitivity": float(sensitivity),
+            "scale": scale,
+            "max_ratio": float(ratio.max()),
+            "min_ratio": float(ratio.min()),
+        }
+        low, high = self.z_range
+        self.density_x.set_data(self.z, density_x)
+        self.density_y.set_data(self.z, density_y)
+        self.mark_y.set_xdata([sensitivity, sensitivity])
+        self.ratio_line.set_data(self.z, ratio)
+        height = _RATIO_LIMITS[1] - _RATIO_LIMITS[0]
+        self.right_tight.set_bounds(sensitivity, _RATIO_LIMITS[0], high - sensitivity, height)
+        bound = np.exp(epsilon)
+        self.upper_bound.set_ydata([bound, bound])
+        self.lower_bound.set_ydata([1 / bound, 1 / bound])
+
+    def numbers(self):
+        v = self.values
+        return {
+            "scale b = Δf / ε": v["scale"],
+            "largest ratio on the grid": v["max_ratio"],
+            "e^ε": float(np.exp(v["epsilon"])),
+            "smallest ratio on the grid": v["min_ratio"],
+            "e^−ε": float(np.exp(-v["epsilon"])),
+        }
+
+
+# --------------------------------------------------------------------------- MECH-3
+
+
+@register
+class GeometricOptimality(Explorer):
+    """Figure MECH-3: the geometric mechanism, its ratio bound, and its optimality.
+
+    Left: the pmfs of f(x) + noise and f(y) + noise, noise two-sided geometric with
+    P(k) proportional to e^(−ε|k|/Δ). Middle: their ratio at every integer, inside
+    [e^−ε, e^ε]. Right: for a count in {0, ..., 8} with a Binomial(8, 0.3) prior, the
+    expected loss of the best ε-DP mechanism (a linear program, solved at every ε on
+    the grid and again at the slider's ε), of the truncated geometric mechanism as it
+    is, and after the best remap of its output: the remapped points lie on the LP
+    curve (Ghosh, Roughgarden & Sundararajan).
+
+    Taught in: 05-add-laplace-and-geometric-noise.ipynb
+    """
+
+    figure_id = "MECH-3"
+    title = "Geometric mechanism: ratio bound and universal optimality"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+        "sensitivity": INTEGER_SENSITIVITY.replace(maximum=5, label="Δf"),
+        "loss": Control("loss", 1, 3, integer=True, description="1 |i−j|, 2 (i−j)², 3 |i−j| > 1"),
+    }
+    defaults = {"epsilon": 1.0, "sensitivity": 1, "loss": 1}
+    figsize = (12.0, 3.8)
+    outputs = np.arange(-10, 16)
+    count_range = 8
+    loss_names = {1: "absolute", 2: "squared", 3: "beyond tolerance"}
+    loss_labels = {1: "|i − j|", 2: "(i − j)²", 3: "1 if |i − j| > 1"}
+    #: Loss name -> curves over epsilon (see ``_curve``), shared by every instance.
+    _curves: dict[str, tuple] = {}
+
+    @classmethod
+    def prior(cls):
+        """The prior over the true count: Binomial(8, 0.3)."""
+        return optimality.binomial_prior(cls.count_range, 0.3)
+
+    @classmethod
+    def _curve(cls, loss):
+        """Curves over epsilon for one loss, computed once: they do not depend on sliders.
+
+        Returns (epsilons, LP optima, remapped geometric losses, dense epsilons,
+        losses of the geometric mechanism as is).
+        """
+        name = cls.loss_names[loss]
+        if name not in cls._curves:
+            prior = cls.prior()
+            losses = optimality.loss_matrix(cls.count_range, name)
+            epsilons = np.geomspace(0.1, 5.0, 15)
+            optima = [
+                optimality.optimal_mechanism(prior, losses, e).expected_loss for e in epsilons
+            ]
+            remapped = [
+                optimality.best_remap(
+                    optimality.truncated_geometric(cls.count_range, e), prior, losses
+                ).expected_loss
+                for e in epsilons
+            ]
+            dense = np.geomspace(0.1, 5.0, 40)
+            raw = [
+                optimality.expected_loss(
+                    optimality.truncated_geometric(cls.count_range, e), prior, losses
+                )
+                for e in dense
+            ]
+            cls._curves[name] = (epsilons, np.array(optima), np.array(remapped), dense, raw)
+        return cls._curves[name]
+
+    def _build(self):
+        pmf_ax, ratio_ax, loss_ax = self.axes = self.figure.subplots(
+            1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 1.1]}
+        )
+        k = self.outputs
+        # Stems as one line each, broken by NaNs: much cheaper to draw than a collection.
+        (self.stems_x,) = pmf_ax.plot([], [], color=D1_COLOUR, linewidth=2)
+        (self.stems_y,) = pmf_ax.plot([], [], color=D2_COLOUR, linewidth=2)
+        (self.dots_x,) = pmf_ax.plot(k - 0.12, np.ones(k.size), "o", ms=3, color=D1_COLOUR)
+        (self.dots_y,) = pmf_ax.plot(k + 0.12, np.ones(k.size), "o", ms=3, color=D2_COLOUR)
+        self.dots_x.set_label("f(x) = 0, plus noise")
+        self.dots_y.set_label("f(y) = Δf, plus noise")
+        pmf_ax.set_yscale("log")
+        pmf_ax.set_ylim(1e-6, 1.5)
+        pmf_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
+        pmf_ax.set_xlabel("output z (an integer)")
+        pmf_ax.set_ylabel("probability (log scale)")
+        pmf_ax.set_title("geometric pmfs", fontsize=10)
+        pmf_ax.legend(loc="upper left", fontsize=7.5)
+
+        _ratio_axis(ratio_ax)
+        ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
+        (self.upper_bound,) = ratio_ax.plot(ratio_ax.get_xlim(), [1, 1], "--", color=BOUND_COLOUR)
+        (self.lower_bound,) = ratio_ax.plot(ratio_ax.get_xlim(), [1, 1], "--", color=BOUND_COLOUR)
+        (self.ratio_dots,) = ratio_ax.plot(k, np.ones(k.size), "o", color="C3", ms=4)
+        ratio_ax.set_xlabel("output z")
+        ratio_ax.set_ylabel("P[M(x) = z] / P[M(y) = z]")
+        ratio_ax.set_title(r"ratio, with the bounds $e^{\pm\varepsilon}$", fontsize=10)
+
+        (self.lp_curve,) = loss_ax.plot([], [], color="black", label="best ε-DP mechanism (LP)")
+        (self.raw_curve,) = loss_ax.plot(
+            [], [], "--", color=D1_COLOUR, label="truncated geometric, as is"
+        )
+        (self.remap_curve,) = loss_ax.plot(
+            [], [], "o", color="C3", ms=4, mfc="none", label="geometric + best remap"
+        )
+        (self.lp_now,) = loss_ax.plot([], [], "s", color="black", ms=7, mfc="none")
+        self.epsilon_line = loss_ax.axvline(1.0, color=BOUND_COLOUR, linewidth=0.8)
+        loss_ax.set_xscale("log")
+        loss_ax.set_yscale("log")
+        loss_ax.set_xlim(0.09, 5.5)
+        loss_ax.set_ylim(1e-5, 30.0)
+        loss_ax.set_xlabel("ε")
+        loss_ax.set_ylabel("expected loss")
+        loss_ax.set_title(
+            f"count in 0..{self.count_range}, prior Binomial({self.count_range}, 0.3)",
+            fontsize=10,
+        )
+        loss_ax.text(
+            0.97,
+            0.97,
+            "slider loss: 1 |i − j|, 2 (i − j)², 3 |i − j| > 1",
+            transform=loss_ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=8,
+        )
+        loss_ax.legend(loc="lower left", fontsize=7.5)
+        self.moving(self.stems_x, self.stems_y, self.dots_x, self.dots_y)
+        self.moving(self.upper_bound, self.lower_bound, self.ratio_dots)
+        self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now)
+        self.moving(self.epsilon_line)
+        _decorations_below(self.figure)
+
+    def _apply(self, epsilon, sensitivity, loss):
+        loss = int(loss)
+        if loss not in self.loss_names:
+            raise ValueError(f"loss must be 1, 2 or 3, got {loss!r}")
+        scale = laplace_scale(epsilon, sensitivity)
+        pair = privacy_loss.discrete_laplace(scale, sensitivity)
+        pmf_x, pmf_y = pair.density_d1(self.outputs), pair.density_d2(self.outputs)
+        ratio = np.exp(pair.privacy_loss(self.outputs))
+        prior = self.prior()
+        losses = optimality.loss_matrix(self.count_range, self.loss_names[loss])
+        comparison = optimality.compare(prior, losses, epsilon)
+        epsilons, optima, remapped_grid, dense, raw = self._curve(loss)
+        self.comparison = comparison
+        self.values = {"epsilon": float(epsilon), "max_ratio": float(ratio.max())}
+        floor = 1e-7
+        k = self.outputs
+        self.stems_x.set_data(*_stems(k - 0.12, pmf_x, floor))
+        self.stems_y.set_data(*_stems(k + 0.12, pmf_y, floor))
+        self.dots_x.set_ydata(pmf_x)
+        self.dots_y.set_ydata(pmf_y)
+        bound = np.exp(epsilon)
+        self.upper_bound.set_ydata([bound, bound])
+        self.lower_bound.set_ydata([1 / bound, 1 / bound])
+        self.ratio_dots.set_ydata(ratio)
+        self.lp_curve.set_data(epsilons, optima)
+        self.raw_curve.set_data(dense, raw)
+        self.remap_curve.set_data(epsilons, remapped_grid)
+        self.lp_now.set_data([epsilon], [comparison.optimal.expected_loss])
+        self.epsilon_line.set_xdata([epsilon, epsilon])
+
+    def numbers(self):
+        c = self.comparison
+        return {
+            "largest ratio": self.values["max_ratio"],
+            "e^ε": float(np.exp(self.values["epsilon"])),
+            "LP optimum (expected loss)": c.optimal.expected_loss,
+            "geometric + best remap": c.remapped.expected_loss,
+            "truncated geometric, as is": c.geometric.expected_loss,
+            "remapped − LP": c.gap,
+        }
+
+
+# --------------------------------------------------------------------------- MECH-4
+
+
+def _gaussian_log_delta(ratio, epsilon):
+    """ln of the exact delta of Gaussian noise, broadcast over ratio = Δ/σ and epsilon.
+
+    The same closed form as ``privacy_loss.GaussianNoise.log_delta`` (which takes one
+    sigma at a time), for whole curves at once; the tests check the two agree.
+    """
+    ratio, epsilon = np.broadcast_arrays(np.asarray(ratio, float), np.asarray(epsilon, float))
+    upper = ratio / 2.0 - epsilon / ratio
+    lower = upper - ratio
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        central = np.log(special.ndtr(upper) - np.exp(epsilon + special.log_ndtr(lower)))
+        difference = special.erfcx(-upper / np.sqrt(2.0)) - special.erfcx(-lower / np.sqrt(2.0))
+        tail = -(upper**2) / 2.0 + np.log(difference) - np.log(2.0)
+    return np.where(upper >= 0, central, tail)
+
+
+def _unit_sigma_analytic(epsilons, delta, iterations=44):
+    """Analytic sigma for sensitivity 1 at many epsilons: bisection on ln sigma, vectorised.
+
+    ``calibration.gaussian_sigma_analytic`` solves one epsilon at a time (brentq); a
+    curve of a hundred points needs them all at once to follow a slider.
+    """
+    epsilons = np.asarray(epsilons, float)
+    classic = np.log(np.sqrt(2.0 * np.log(1.25 / delta)) / epsilons)
+    low, high = classic - 6.0, classic + 6.0
+    target = np.log(delta)
+    for _ in range(iterations):
+        middle = (low + high) / 2.0
+        # delta falls as sigma grows: too much delta means sigma must grow.
+        too_big = _gaussian_log_delta(np.exp(-middle), epsilons) > target
+        low = np.where(too_big, middle, low)
+        high = np.where(too_big, high, middle)
+    return np.exp((low + high) / 2.0)
+
+
+@functools.lru_cache(maxsize=64)
+def _crossing(delta):
+    def gap(epsilon):
+        sigma = gaussian_sigma_classic(epsilon, delta)
+        return privacy_loss.gaussian(sigma).log_delta(epsilon) - np.log(delta)
+
+    return float(optimize.brentq(gap, 1.0, 1000.0, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+
+
+def classic_crossing_epsilon(delta):
+    """The epsilon beyond which the classic sigma gives more than the promised delta.
+
+    The classic calibration sigma = Δ sqrt(2 ln(1.25/δ)) / ε is proved for ε < 1
+    (Dwork & Roth 2014, Theorem A.1), a sufficient condition of that proof. With the
+    exact delta (Balle & Wang 2018) it holds up to this epsilon and fails above it.
+    Found by brentq on ln(exact delta) - ln(delta), between 1 and 1000.
+
+    Args:
+      delta: the promised delta, in (0, 1).
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+    delta = float(delta)
+    if not 0.0 < delta < 1.0:
+        raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
+
+    # Cached: moving the epsilon slider keeps delta, and the crossing with it.
+    return _crossing(delta)
+
+
+@register
+class GaussianCalibration(Explorer):
+    """Figure MECH-4: the classic Gaussian calibration against the exact one.
+
+    Left: sigma against epsilon, classic (dashed) and analytic (solid, the smallest
+    sigma whose exact delta is the target). Right: the exact delta the classic sigma
+    actually gives, against the promised delta (the horizontal line): below it the
+    calibration holds, above it it breaks. The shaded ε < 1 is what the textbook proof
+    covers; the dotted line is where the calibration really stops holding.
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+
+    figure_id = "MECH-4"
+    title = "Gaussian mechanism: where the classic σ holds, wastes noise, and breaks"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=20.0),
+        "delta": DELTA,
+        "sensitivity": SENSITIVITY.replace(label="Δf"),
+    }
+    defaults = {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0}
+    figsize = (13.0, 3.9)
+    epsilon_range = (0.05, 20.0)
+
+    def _build(self):
+        self.grid = np.geomspace(*self.epsilon_range, 90)
+        sigma_ax, waste_ax, delta_ax = self.axes = self.figure.subplots(1, 3)
+        for ax in self.axes:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(*self.epsilon_range)
+            ax.axvspan(self.epsilon_range[0], 1.0, color="0.9", zorder=0)
+            ax.set_xlabel("ε")
+        sigma_ax.text(0.06, 2e-3, "ε < 1: what the\ntextbook proof covers", fontsize=8)
+        (self.classic_line,) = sigma_ax.plot([], [], "--", color=D1_COLOUR, label="classic σ")
+        (self.analytic_line,) = sigma_ax.plot([], [], color="C3", label="analytic σ (exact)")
+        (self.classic_dot,) = sigma_ax.plot([], [], "o", color=D1_COLOUR)
+        (self.analytic_dot,) = sigma_ax.plot([], [], "o", color="C3")
+        self.sigma_crossing = sigma_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
+        sigma_ax.set_ylim(1e-3, 1e4)
+        sigma_ax.set_ylabel("σ")
+        sigma_ax.set_title("σ: classic formula and the smallest valid σ", fontsize=10)
+        sigma_ax.legend(loc="upper right", fontsize=8)
+
+        waste_ax.axhline(1.0, color="black", linewidth=1, zorder=1.5)
+        waste_ax.axhspan(1.0, 30.0, color="C2", alpha=0.08)
+        waste_ax.axhspan(0.3, 1.0, color="C3", alpha=0.08)
+        waste_ax.text(0.07, 1.08, "above 1: more noise than needed", fontsize=8, va="bottom")
+        waste_ax.text(0.07, 0.93, "below 1: too little noise", fontsize=8, va="top")
+        (self.waste_line,) = waste_ax.plot([], [], color="black", lw=1.8)
+        (self.waste_dot,) = waste_ax.plot([], [], "o", color="black")
+        self.waste_crossing = waste_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
+        waste_ax.set_ylim(0.3, 30.0)
+        waste_ax.set_ylabel("classic σ ÷ analytic σ")
+        waste_ax.set_title("how much noise the classic σ wastes", fontsize=10)
+
+        (self.exact_line,) = delta_ax.plot(
+            [], [], color=D1_COLOUR, label="exact δ of the classic σ"
+        )
+        (self.target_line,) = delta_ax.plot(
+            self.epsilon_range, [1e-5, 1e-5], color="black", linewidth=1, label="promised δ"
+        )
+        (self.exact_dot,) = delta_ax.plot([], [], "o", color=D1_COLOUR)
+        self.delta_crossing = delta_ax.axvline(
+            1.0, color="black", linestyle=":", linewidth=1.2, label="where it starts to break"
+        )
+        delta_ax.set_ylim(1e-19, 3.0)
+        delta_ax.set_ylabel("δ")
+        delta_ax.set_title("exact δ of the classic σ, against the promise", fontsize=10)
+        delta_ax.legend(loc="lower right", fontsize=8)
+        self.moving(self.classic_line, self.analytic_line, self.classic_dot, self.analytic_dot)
+        self.moving(self.sigma_crossing, self.exact_line, self.target_line, self.exact_dot)
+        self.moving(self.delta_crossing)
+        self.moving(self.waste_line, self.waste_dot, self.waste_crossing)
+        _decorations_below(self.figure)
+
+    def _apply(self, epsilon, delta, sensitivity):
+        classic = gaussian_sigma_classic(epsilon, delta, sensitivity)
+        analytic = gaussian_sigma_analytic(epsilon, delta, sensitivity)
+        exact = privacy_loss.gaussian(classic, sensitivity).delta(epsilon)
+        crossing = classic_crossing_epsilon(delta)
+        grid = self.grid
+        classic_grid = gaussian_sigma_classic(grid, delta, sensitivity)
+        analytic_grid = sensitivity * _unit_sigma_analytic(grid, delta)
+        exact_grid = np.exp(_gaussian_log_delta(sensitivity / classic_grid, grid))
+        self.values = {
+            "classic": classic,
+            "analytic": analytic,
+            "exact": exact,
+            "delta": float(delta),
+            "crossing": crossing,
+        }
+        self.classic_line.set_data(grid, classic_grid)
+        self.analytic_line.set_data(grid, analytic_grid)
+        self.classic_dot.set_data([epsilon], [classic])
+        self.analytic_dot.set_data([epsilon], [analytic])
+        self.sigma_crossing.set_xdata([crossing, crossing])
+        self.waste_line.set_data(grid, classic_grid / analytic_grid)
+        self.waste_dot.set_data([epsilon], [classic / analytic])
+        self.waste_crossing.set_xdata([crossing, crossing])
+        self.exact_line.set_data(grid, exact_grid)
+        self.target_line.set_ydata([delta, delta])
+        self.exact_dot.set_data([epsilon], [exact])
+        self.delta_crossing.set_xdata([crossing, crossing])
+
+    def numbers(self):
+        v = self.values
+        return {
+            "classic σ": v["classic"],
+            "analytic σ": v["analytic"],
+            "extra noise of the classic σ": f"{100 * (v['classic'] / v['analytic'] - 1):+.1f} %",
+            "exact δ at the classic σ": v["exact"],
+            "promised δ": v["delta"],
+            "classic σ keeps its promise": "yes" if v["exact"] <= v["delta"] else "no",
+            "it breaks above ε =": v["crossing"],
+        }
+
+
+# --------------------------------------------------------------------------- MECH-5
+
+
+def crossover_dimension(epsilon, delta, calibration="analytic"):
+    """The dimension d* above which Gaussian noise is smaller per coordinate than Laplace.
+
+    A query in R^d with every coordinate in [0, c] moves by at most d c in l1 and
+    sqrt(d) c in l2. Laplace noise then has scale d c / ε and standard deviation
+    sqrt(2) d c / ε per coordinate; Gaussian noise has sigma = sqrt(d) c s(ε, δ), with
+    s the sigma for sensitivity 1. Equal at sqrt(d) = ε s / sqrt(2): d* = (ε s)^2 / 2,
+    whatever c is. With the classic s, d* = ln(1.25 / δ), whatever ε is.
+
+    Args:
+      epsilon: privacy budget, > 0.
+      delta: delta of the Gaussian mechanism, in (0, 1).
+      calibration: "analytic" (exact, smallest sigma) or "classic".
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+    if calibration == "analytic":
+        unit = gaussian_sigma_analytic(epsilon, delta)
+    elif calibration == "classic":
+        unit = gaussian_sigma_classic(epsilon, delta)
+    else:
+        raise ValueError(f"calibration must be 'analytic' or 'classic', got {calibration!r}")
+    return float((epsilon * unit) ** 2 / 2.0)
+
+
+_LEVEL = 0.9  # the shapes drawn enclose 90 % of the noise
+
+
+@register
+class DimensionNoise(Explorer):
+    """Figure MECH-5: per-coordinate noise against the dimension, and its shape in 2-D.
+
+    Left: standard deviation per coordinate of Laplace noise (l1 sensitivity d c)
+    and Gaussian noise (l2 sensitivity sqrt(d) c, analytic sigma; classic dashed)
+    against d, with the crossover dimension. Right: 400 seeded samples of each noise
+    for d = 2 and the regions holding 90 % of it: a diamond (Laplace: |z1| + |z2| is
+    Gamma(2, b)) and a circle (Gaussian: |z|^2 / sigma^2 is chi-squared with 2
+    degrees of freedom), in units of c / ε.
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+
+    figure_id = "MECH-5"
+    title = "Many coordinates: Laplace (ℓ1) against Gaussian (ℓ2) noise"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
+        "delta": DELTA,
+        "bound": SENSITIVITY.replace(label="c", description="per-coordinate bound"),
+        "dimension": Control("d", 1, 300, integer=True, description="number of coordinates"),
+    }
+    defaults = {"epsilon": 1.0, "delta": 1e-5, "bound": 1.0, "dimension": 10}
+    figsize = (11.0, 4.2)
+    dimension_range = (1, 300)
+    samples = 400
+    box = 26.0
+
+    def __init__(self, *, rng=None, figure=None, **params):
+        self.rng = np.random.default_rng(5) if rng is None else rng
+        if not isinstance(self.rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {self.rng!r}")
+        super().__init__(figure=figure, **params)
+
+    def resample(self):
+        """New noise draws (standard Laplace and standard normal pairs), kept until the next."""
+        self.unit_laplace = self.rng.laplace(size=(self.samples, 2))
+        self.unit_normal = self.rng.standard_normal(size=(self.samples, 2))
+
+    def _build(self):
+        self.resample()
+        self.dims = np.geomspace(*self.dimension_range, 100)
+        line_ax, shape_ax = self.axes = self.figure.subplots(
+            1, 2, gridspec_kw={"width_ratios": [1.35, 1.0]}
+        )
+        (self.laplace_line,) = line_ax.plot([], [], color=LAPLACE_COLOUR, label="Laplace, ℓ1")
+        (self.gauss_line,) = line_ax.plot(
+            [], [], color=GAUSSIAN_COLOUR, label="Gaussian, ℓ2 (analytic σ)"
+        )
+        (self.classic_line,) = line_ax.plot(
+            [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label="Gaussian, classic σ"
+        )
+        (self.laplace_dot,) = line_ax.plot([], [], "o", color=LAPLACE_COLOUR)
+        (self.gauss_dot,) = line_ax.plot([], [], "o", color=GAUSSIAN_COLOUR)
+        self.crossover_line = line_ax.axvline(
+            1.0, color="black", linestyle=":", linewidth=1.2, label="crossover d* (analytic σ)"
+        )
+        line_ax.set_xscale("log")
+        line_ax.set_yscale("log")
+        line_ax.set_xlim(*self.dimension_range)
+        line_ax.set_ylim(1e-2, 1e5)
+        line_ax.set_xlabel("dimension d")
+        line_ax.set_ylabel("noise standard deviation per coordinate")
+        line_ax.set_title("per-coordinate noise: Laplace ∝ d, Gaussian ∝ √d", fontsize=10)
+        line_ax.legend(loc="upper left", fontsize=8)
+
+        (self.laplace_points,) = shape_ax.plot(
+            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.6, label="Laplace samples"
+        )
+        (self.gauss_points,) = shape_ax.plot(
+            [], [], ".", ms=2.5, color=GAUSSIAN_COLOUR, alpha=0.6, label="Gaussian samples"
+        )
+        self.diamond = Polygon(np.zeros((4, 2)), closed=True, fill=False, lw=2)
+        self.diamond.set_edgecolor(LAPLACE_COLOUR)
+        shape_ax.add_patch(self.diamond)
+        angles = np.linspace(0, 2 * np.pi, 121)
+        self.circle_unit = np.column_stack([np.cos(angles), np.sin(angles)])
+        (self.circle,) = shape_ax.plot([], [], color=GAUSSIAN_COLOUR, lw=2)
+        shape_ax.set_xlim(-self.box, self.box)
+        shape_ax.set_ylim(-self.box, self.box)
+        shape_ax.set_aspect("equal")
+        shape_ax.set_xlabel("noise on coordinate 1 (units of c / ε)")
+        shape_ax.set_ylabel("noise on coordinate 2 (units of c / ε)")
+        shape_ax.set_title("d = 2: 90 % regions, diamond vs circle", fontsize=10)
+        shape_ax.legend(loc="upper right", fontsize=7.5, markerscale=3)
+        self.moving(self.laplace_line, self.gauss_line, self.classic_line)
+        self.moving(self.laplace_dot, self.gauss_dot, self.crossover_line)
+        self.moving(self.laplace_points, self.gauss_points, self.diamond, self.circle)
+        _decorations_below(self.figure)
+
+    def _apply(self, epsilon, delta, bound, dimension):
+        dimension = int(dimension)
+        if dimension < 1:
+            raise ValueError(f"dimension must be a whole number >= 1, got {dimension!r}")
+        unit_sigma = gaussian_sigma_analytic(epsilon, delta)
+        unit_classic = gaussian_sigma_classic(epsilon, delta)
+        bound = float(bound)
+        if not np.isfinite(bound) or bound <= 0:
+            raise ValueError(f"bound must be finite and > 0, got {bound!r}")
+        dims = self.dims
+        laplace_sd = np.sqrt(2.0) * dims * bound / epsilon
+        gauss_sd = np.sqrt(dims) * bound * unit_sigma
+        classic_sd = np.sqrt(dims) * bound * unit_classic
+        crossover = crossover_dimension(epsilon, delta)
+        # d = 2, in units of c / epsilon: Laplace scale 2, Gaussian sigma sqrt(2) epsilon s.
+        laplace_scale_2d = 2.0
+        sigma_2d = np.sqrt(2.0) * epsilon * unit_sigma
+        diamond_radius = laplace_scale_2d * stats.gamma.ppf(_LEVEL, 2)
+        circle_radius = sigma_2d * np.sqrt(stats.chi2.ppf(_LEVEL, 2))
+        self.values = {
+            "laplace": float(np.sqrt(2.0) * dimension * bound / epsilon),
+            "gauss": float(np.sqrt(dimension) * bound * unit_sigma),
+            "crossover": crossover,
+            "classic_crossover": crossover_dimension(epsilon, delta, "classic"),
+            "l1": dimension * bound,
+            "l2": float(np.sqrt(dimension) * bound),
+        }
+        self.laplace_line.set_data(dims, laplace_sd)
+        self.gauss_line.set_data(dims, gauss_sd)
+        self.classic_line.set_data(dims, classic_sd)
+        self.laplace_dot.set_data([dimension], [self.values["laplace"]])
+        self.gauss_dot.set_data([dimension], [self.values["gauss"]])
+        shown = min(max(crossover, self.dimension_range[0]), self.dimension_range[1])
+        self.crossover_line.set_xdata([shown, shown])
+        points = self.unit_laplace * laplace_scale_2d
+        self.laplace_points.set_data(points[:, 0], points[:, 1])
+        points = self.unit_normal * sigma_2d
+        self.gauss_points.set_data(points[:, 0], points[:, 1])
+        self.diamond.set_xy(
+            diamond_radius * np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+        )
+        circle = self.circle_unit * circle_radius
+        self.circle.set_data(circle[:, 0], circle[:, 1])
+
+    def numbers(self):
+        v = self.values
+        return {
+            "ℓ1 sensitivity d·c": v["l1"],
+            "ℓ2 sensitivity √d·c": v["l2"],
+            "Laplace sd per coordinate": v["laplace"],
+            "Gaussian sd per coordinate": v["gauss"],
+            "crossover d* (analytic σ)": v["crossover"],
+            "crossover d* (classic σ) = ln(1.25/δ)": v["classic_crossover"],
+        }
