@@ -1,0 +1,275 @@
+"""What a clone must hold for classrooms and Binder, checked without a network.
+
+Notebooks are committed clean; the README's table of lessons follows the notebooks;
+Binder's folder is complete and agrees with environment.yml and pyproject.toml; this
+environment has the versions environment.yml pins; repo2docker accepts the set-up.
+"""
+
+import importlib.metadata
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import urllib.parse
+
+import nbformat
+import pytest
+import yaml
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# conda-forge packages whose pip name differs.
+CONDA_TO_PIP = {"matplotlib-base": "matplotlib", "seaborn-base": "seaborn"}
+NOT_PACKAGES = {"python", "pip"}
+SKIPPED_DIRS = {
+    ".git",
+    ".venv",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "__pycache__",
+    ".ipynb_checkpoints",
+    "build",
+    "dist",
+    "figures-out",
+    "node_modules",
+}
+
+
+def read_environment(path):
+    """{conda name: version pin or None} from an environment.yml, in file order."""
+    document = yaml.safe_load(path.read_text())
+    pins = {}
+    for entry in document["dependencies"]:
+        if isinstance(entry, dict):  # a "pip:" list: pip requirements, not conda packages
+            continue
+        name, _, version = entry.partition("=")
+        pins[name.strip()] = version.lstrip("=").strip() or None
+    return document, pins
+
+
+def pip_pins(pins):
+    """{canonical pip name: SpecifierSet} for the conda pins (2.4 means ==2.4.*)."""
+    return {
+        canonicalize_name(CONDA_TO_PIP.get(name, name)): SpecifierSet(
+            f"=={version}.*" if version else ""
+        )
+        for name, version in pins.items()
+        if name not in NOT_PACKAGES
+    }
+
+
+def pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def project_dependencies():
+    """{canonical name: SpecifierSet} of [project] dependencies."""
+    from packaging.requirements import Requirement
+
+    requirements = [Requirement(line) for line in pyproject()["project"]["dependencies"]]
+    return {canonicalize_name(r.name): r.specifier for r in requirements}
+
+
+def probes(version):
+    """Versions on both sides of a minor-version pin such as 2.4: where two pins can differ."""
+    major, minor = (int(part) for part in version.split(".")[:2])
+    around = [f"{major}.{minor}.0", f"{major}.{minor}.99", f"{major}.{minor + 1}.0"]
+    if minor > 0:
+        around.append(f"{major}.{minor - 1}.99")
+    return [Version(v) for v in around]
+
+
+# Notebooks ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_notebook_is_committed_clean(path):
+    nb = nbformat.read(path, as_version=4)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"cell {index} has outputs (run nbstripout)"
+            assert cell.execution_count is None, f"cell {index} has an execution count"
+    assert "widgets" not in nb.metadata, "widget state is saved (run nbstripout)"
+
+
+def test_nbstripout_finds_nothing_to_strip():
+    if not NOTEBOOKS:
+        pytest.skip("no notebook yet")
+    nbstripout = shutil.which("nbstripout", path=str(pathlib.Path(sys.executable).parent))
+    command = [nbstripout or "nbstripout", "--verify", *map(str, NOTEBOOKS)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_notebook_names_sort_in_teaching_order():
+    for path in NOTEBOOKS:
+        assert re.fullmatch(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb", path.name), path.name
+    numbers = [int(path.name[:2]) for path in NOTEBOOKS]
+    assert numbers == list(range(1, len(numbers) + 1)), "lessons are numbered 01, 02, ... in order"
+
+
+# README ---------------------------------------------------------------------------------
+
+
+def notebook_title(path):
+    """The notebook's first heading without its number: "# 01 · Measure ..." -> "Measure ..."."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return re.sub(r"^\d+\s*[·.:—-]\s*", "", line[2:].strip())
+    raise AssertionError(f"{path.name} has no '# ' heading")
+
+
+def readme_lessons():
+    """(number, title, notebook path) of each row of the README's table of lessons."""
+    rows = []
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if not line.startswith("|"):
+            continue
+        link = re.search(r"\[([^\]]+)\]\((notebooks/[^)]+\.ipynb)\)", line)
+        if link:
+            number = line.strip("|").split("|")[0].strip()
+            rows.append((number, link.group(1), link.group(2)))
+    return rows
+
+
+def test_readme_lists_every_lesson_in_order():
+    rows = readme_lessons()
+    assert [path for _, _, path in rows] == [f"notebooks/{p.name}" for p in NOTEBOOKS]
+    for (number, title, path), notebook in zip(rows, NOTEBOOKS, strict=True):
+        assert number == path.split("/")[1][:2], (number, path)
+        assert title == notebook_title(notebook), f"README title of {notebook.name}"
+
+
+def test_readme_launch_links_open_existing_lessons():
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r"mybinder\.org/v2/gh/[^)\s\"']*\?(?:labpath|urlpath)=([^)\s\"'&]+)", text)
+    assert targets, "README has no Binder launch link"
+    first = NOTEBOOKS[0].name if NOTEBOOKS else "01-"
+    assert any(first in urllib.parse.unquote(t) and "voila" in t for t in targets), "Voilà badge"
+    assert any(first in urllib.parse.unquote(t) and "voila" not in t for t in targets), "Lab badge"
+    for target in targets:
+        path = urllib.parse.unquote(target).removeprefix("voila/render/").removeprefix("/")
+        assert (ROOT / path).is_file(), f"launch link to a missing notebook: {path}"
+
+
+# Binder and environments ------------------------------------------------------------------
+
+
+def test_binder_folder_is_complete():
+    binder = ROOT / "binder"
+    assert (binder / "environment.yml").is_file(), "without it repo2docker silently uses 3.10"
+    assert not (ROOT / ".binder").exists(), "repo2docker refuses both binder/ and .binder/"
+    post_build = binder / "postBuild"
+    assert os.access(post_build, os.X_OK), "binder/postBuild must be executable"
+    lines = post_build.read_text().splitlines()
+    assert lines[0] in ("#!/bin/bash", "#!/usr/bin/env bash"), lines[0]
+    # Without set -e a failed step does not stop the Binder build.
+    assert any(re.fullmatch(r"set\s+(-[a-z]*e[a-z]*\s*)+.*", line.strip()) for line in lines)
+    installs = [line for line in lines if re.search(r"\bpip install\b", line)]
+    assert any(re.search(r"--no-deps\s+-e\s+\.$", line.strip()) for line in installs), installs
+
+
+def test_binder_environment_is_the_root_one():
+    root_document, root_pins = read_environment(ROOT / "environment.yml")
+    binder_document, binder_pins = read_environment(ROOT / "binder" / "environment.yml")
+    assert binder_document["dependencies"] == root_document["dependencies"]
+    assert binder_document.get("channels") == root_document.get("channels")
+    assert root_pins.get("python"), "pin python, or Binder picks its own"
+
+
+def test_environment_and_pyproject_declare_the_same_packages():
+    _, pins = read_environment(ROOT / "environment.yml")
+    conda = pip_pins(pins)
+    project = project_dependencies()
+    assert sorted(conda) == sorted(project)
+    for name, conda_pin in conda.items():
+        version = pins.get(name) or next(
+            pin for conda_name, pin in pins.items() if CONDA_TO_PIP.get(conda_name) == name
+        )
+        for probe in probes(version):
+            assert (probe in conda_pin) == (probe in project[name]), (
+                f"{name}: environment.yml says {conda_pin}, pyproject.toml {project[name]}"
+                f" (they disagree on {probe})"
+            )
+    requires_python = SpecifierSet(pyproject()["project"]["requires-python"])
+    assert Version(pins["python"] + ".0") in requires_python
+
+
+def test_installed_versions_satisfy_environment_pins():
+    _, pins = read_environment(ROOT / "environment.yml")
+    python = ".".join(map(str, sys.version_info[:2]))
+    assert python == pins["python"], f"tests run on Python {python}, Binder on {pins['python']}"
+    wrong = {}
+    for name, specifier in pip_pins(pins).items():
+        installed = importlib.metadata.version(name)
+        if Version(installed) not in specifier:
+            wrong[name] = f"{installed} not in {specifier}"
+    assert not wrong, wrong
+
+
+def test_repo2docker_builds_from_the_binder_folder():
+    repo2docker = shutil.which("repo2docker", path=str(pathlib.Path(sys.executable).parent))
+    repo2docker = repo2docker or shutil.which("repo2docker")
+    if repo2docker is None:
+        pytest.skip("repo2docker is not installed (pip install jupyter-repo2docker)")
+    result = subprocess.run(
+        [repo2docker, "--no-build", "--debug", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    text = result.stdout + result.stderr
+    assert result.returncode == 0, text[-3000:]
+    _, pins = read_environment(ROOT / "environment.yml")
+    assert f"Building conda environment for python={pins['python']}" in text
+    assert '--file "binder/environment.yml"' in text
+    assert "RUN ./binder/postBuild" in text
+
+
+# Hygiene ----------------------------------------------------------------------------------
+
+
+def repository_files():
+    """Tracked and new (not ignored) files; every file outside caches without git."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+            timeout=60,
+        ).stdout
+        files = [ROOT / name for name in listed.decode().split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        files = [
+            path
+            for path in ROOT.rglob("*")
+            if path.is_file()
+            and not any(
+                part in SKIPPED_DIRS or part.endswith(".egg-info")
+                for part in path.relative_to(ROOT).parts
+            )
+        ]
+    return [path for path in files if path.is_file()]
+
+
+def test_no_deprecated_seaborn_call_anywhere():
+    # Built from two halves, so that this file does not match itself.
+    needle = ("dist" + "plot").encode()
+    found = [
+        str(path.relative_to(ROOT))
+        for path in repository_files()
+        if needle in path.read_bytes().lower()
+    ]
+    assert not found, f"seaborn removed this API; use histplot/kdeplot/displot: {found}"
