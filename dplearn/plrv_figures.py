@@ -331,6 +331,13 @@ class _Figure(Explorer):
     curves rarely go.
     """
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        # Paint once now. Saving a PNG (the static fallback of ``explore``) first runs a
+        # dry-run draw with painting switched off; on a figure never drawn, the layered
+        # draw would cache that blank canvas as its static layer.
+        self.figure.canvas.draw()
+
     def _build(self):
         self._create()
         moving = {id(artist) for artist in self.figure.moving_artists}
