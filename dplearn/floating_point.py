@@ -107,8 +107,13 @@ def textbook_laplace(value, scale, draws):
     """
     value = float(check.finite("value", value))
     scale = float(check.positive("scale", scale))
+    return _textbook_outputs(value, scale, _draw_array(draws))
+
+
+def _textbook_outputs(value, scale, draws):
+    """``textbook_laplace`` without argument checks, for the bisections' inner loops."""
     # k * 2**-53 is exact, and so are U = that - 1/2, |U| and 1 - 2|U| (= m * 2**-52).
-    uniform = _draw_array(draws) * _UNIT - 0.5
+    uniform = draws * _UNIT - 0.5
     with np.errstate(divide="ignore"):
         return value - scale * np.sign(uniform) * np.log(1.0 - 2 * np.abs(uniform))
 
@@ -135,16 +140,16 @@ def first_draw_at_least(value, scale, outputs):
     guess = np.clip(np.nan_to_num(guess, nan=0.0), 0, DRAW_COUNT).astype(np.int64)
     low = np.clip(guess - 16, 0, DRAW_COUNT)
     high = np.clip(guess + 16, 0, DRAW_COUNT)
-    below_low = (low == 0) | (textbook_laplace(value, scale, np.maximum(low - 1, 0)) < outputs)
+    below_low = (low == 0) | (_textbook_outputs(value, scale, np.maximum(low - 1, 0)) < outputs)
     above_high = (high == DRAW_COUNT) | (
-        textbook_laplace(value, scale, np.minimum(high, DRAW_COUNT - 1)) >= outputs
+        _textbook_outputs(value, scale, np.minimum(high, DRAW_COUNT - 1)) >= outputs
     )
     low = np.where(below_low, low, 0)
     high = np.where(above_high, high, DRAW_COUNT)
     while np.any(low < high):
         middle = (low + high) // 2
         probe = np.minimum(middle, DRAW_COUNT - 1)
-        below = textbook_laplace(value, scale, probe) < outputs
+        below = _textbook_outputs(value, scale, probe) < outputs
         open_ = low < high
         low = np.where(open_ & below, middle + 1, low)
         high = np.where(open_ & ~below, middle, high)

@@ -609,6 +609,7 @@ class FloatingPointLeak(_SeededExplorer):
 
     def _draw(self, rng):
         self._draws = rng.integers(0, floating_point.DRAW_COUNT, size=self.monte_carlo)
+        self._by_scale = {}
 
     def _build_artists(self):
         zoom_axes, share_axes = self.figure.subplots(1, 2)
@@ -642,7 +643,7 @@ class FloatingPointLeak(_SeededExplorer):
             title="the doubles each answer can output, zoomed",
         )
         zoom_axes.legend(loc="upper center", fontsize=8, ncols=3, handletextpad=0.2)
-        self._positions = np.linspace(-5.0, 10.0, 61)
+        self._positions = np.linspace(-5.0, 10.0, 46)
         (self._curve,) = share_axes.plot(
             [], [], color=IMPOSSIBLE_COLOR, lw=1.5, label="local share of L = ∞ outputs"
         )
@@ -672,8 +673,17 @@ class FloatingPointLeak(_SeededExplorer):
         outputs = window["outputs"]
         low, width = outputs[0], outputs[-1] - outputs[0]
         width = width if width > 0 else 1.0
-        curve = floating_point.impossible_fraction_near(scale, self._positions, self.curve_window)
-        overall, error = floating_point.distinguishing_probability(scale, self._draws)
+        # The curve and the estimate depend on epsilon only: keep them while the zoom moves.
+        if self._by_scale.get("scale") != scale:
+            self._by_scale = {
+                "scale": scale,
+                "curve": floating_point.impossible_fraction_near(
+                    scale, self._positions, self.curve_window
+                ),
+                "estimate": floating_point.distinguishing_probability(scale, self._draws),
+            }
+        curve = self._by_scale["curve"]
+        overall, error = self._by_scale["estimate"]
         impossible = window["impossible"]
         self._values = dict(
             scale=scale,
