@@ -397,11 +397,13 @@ class LaplaceDensities(_LaplaceOutputs):
         self.marks = []
         # Labels on a row near the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
-        for color in MARK_COLORS:
+        # Staggered rows, so that labels of nearby outputs do not overlap.
+        self.rows = (0.86, 0.78, 0.86)
+        for color, row in zip(MARK_COLORS, self.rows, strict=True):
             (stem,) = ax.plot([], [], color=color, lw=1, ls=":", transform=above)
             (dots,) = ax.plot([], [], "o", color=color, ms=6)
             label = ax.text(
-                0, 0.8, "", color=color, ha="center", va="bottom", fontsize=9, transform=above
+                0, row, "", color=color, ha="center", va="bottom", fontsize=9, transform=above
             )
             self.marks.append((stem, dots, label))
             self.moving(stem, dots, label)
@@ -423,7 +425,7 @@ class LaplaceDensities(_LaplaceOutputs):
         self.line_d1.set_data(self.grid, d1)
         self.line_d2.set_data(self.grid, d2)
         for index, (stem, dots, label) in enumerate(self.marks):
-            stem.set_data([outputs[index]] * 2, [0, 0.79])
+            stem.set_data([outputs[index]] * 2, [0, self.rows[index] - 0.01])
             dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
             label.set_x(outputs[index])
             label.set_text(f"O{index + 1}: {_factor_text(ratios[index])}")
@@ -950,10 +952,12 @@ class TwoBadOutputs(_GaussianFigure):
         upper.set_ylabel("e^L")
         upper.set_title("PLRV-8 · zoom on the bad events: O₁ a little above e^ε, O₂ far above")
         upper.legend(loc="upper right", fontsize=9)
-        lower.set_ylim(-0.05, 1.15)
+        # Headroom above weight 1 for the legend, which no curve can reach.
+        lower.set_ylim(-0.05, 1.6)
+        lower.set_yticks([0.0, 0.5, 1.0])
         lower.set_xlabel("probability position x (log scale)")
         lower.set_ylabel("weight")
-        lower.legend(loc="lower left", fontsize=8)
+        lower.legend(loc="upper center", ncol=2, fontsize=8)
 
     def _apply(self, epsilon, sigma, sensitivity, position1, position2):
         noise = self._noise(sigma, sensitivity)
@@ -986,7 +990,10 @@ class TwoBadOutputs(_GaussianFigure):
             value = min(np.exp(min(loss, _LOSS_CAP)), 2 * self.top)
             dot.set_data([x], [value])
             stem.set_data([x, x], [line, value])
-            label.set_position((x * 1.12, min(value, self.top * 0.8)))
+            # Right of the mark, or left of it near the right edge.
+            right_side = x < 0.05
+            label.set_ha("left" if right_side else "right")
+            label.set_position((x * 1.12 if right_side else x / 1.12, min(value, self.top * 0.8)))
             label.set_text(f"O{index + 1}: L = {loss:.3f}")
             in_width = 1.0 if loss > epsilon else 0.0
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
