@@ -300,7 +300,11 @@ class LaplaceRatio(Explorer):
         ratio_ax.add_patch(self.left_tight)
         ratio_ax.add_patch(self.right_tight)
         (self.upper_bound,) = ratio_ax.plot(
-            self.z_range, [1, 1], "--", color=BOUND_COLOUR, label="bounds e^ε and e^−ε"
+            self.z_range,
+            [1, 1],
+            "--",
+            color=BOUND_COLOUR,
+            label=r"bounds $e^{\varepsilon}$ and $e^{-\varepsilon}$",
         )
         (self.lower_bound,) = ratio_ax.plot(self.z_range, [1, 1], "--", color=BOUND_COLOUR)
         (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label="ratio")
@@ -438,7 +442,7 @@ class GeometricOptimality(Explorer):
         pmf_ax.set_xlabel("output z (an integer)")
         pmf_ax.set_ylabel("probability (log scale)")
         pmf_ax.set_title("geometric pmfs", fontsize=10)
-        pmf_ax.legend(loc="upper left", fontsize=7.5)
+        pmf_ax.legend(loc="upper right", fontsize=7.5)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
