@@ -135,6 +135,10 @@ class LayeredFigure(Figure):
     def draw(self, renderer):
         if not (self.use_layers and self.moving_artists and hasattr(renderer, "copy_from_bbox")):
             return super().draw(renderer)
+        if "draw_path" in vars(renderer):
+            # A dry run with painting switched off (RendererBase._draw_disabled, used by
+            # layout and tight bounding boxes): its canvas must not become the layer.
+            return super().draw(renderer)
         top_layer = self._top_layer()
         key = (renderer.width, renderer.height, self.dpi)
         if key not in self._layer_cache:
@@ -193,11 +197,20 @@ def freeze_layout(figure):
 
     Constrained layout would otherwise run again on every draw, which costs more than
     the draw itself; the axes limits of the explorers are fixed, so one layout fits all.
+    The layout sees every artist (layers off), and afterwards the figure has no layout
+    engine at all, so that saving it runs no extra, unpainted draw.
     """
-    figure.set_layout_engine("constrained")
-    figure.draw_without_rendering()
-    figure.set_layout_engine("none")
-    if isinstance(figure, LayeredFigure):
+    layered = isinstance(figure, LayeredFigure)
+    if layered:
+        figure.use_layers = False
+    try:
+        figure.set_layout_engine("constrained")
+        figure.draw_without_rendering()
+    finally:
+        if layered:
+            figure.use_layers = True
+    figure.set_layout_engine(None)
+    if layered:
         figure.invalidate_static_layer()
 
 

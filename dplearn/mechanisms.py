@@ -2,9 +2,10 @@
 
 Which samplers are exact:
 - ``geometric_mechanism`` adds integer noise (the difference of two geometric draws)
-  to an integer answer: its output distribution is the discrete Laplace one up to
-  numpy's geometric sampler, and its outputs are integers, so no floating-point
-  artefact reveals the input.
+  to an integer answer: its outputs are integers and nearly every integer can come
+  from either neighbour; only the extreme tails of numpy's floating-point geometric
+  sampler, with probability around 2**-53, can reveal the input.
+  ``dplearn.floating_point`` has exact samplers.
 - ``laplace_mechanism``, ``gaussian_mechanism`` and ``sample_laplace_inverse_cdf``
   use floating-point noise. They are for teaching: the set of doubles an answer of 0
   can produce differs from the set an answer of 1 can (Mironov 2012), which breaks
