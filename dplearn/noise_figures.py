@@ -94,10 +94,6 @@ class _SeededExplorer(Explorer):
         self._rng = rng if rng is not None else np.random.default_rng(self.seed)
         self._draw(self._rng)
         super().__init__(figure=figure, **params)
-        # freeze_layout leaves a placeholder layout engine, which makes savefig run a
-        # first draw with painting disabled; LayeredFigure would keep that blank draw
-        # as its static layer. With no engine at all, savefig draws once, for real.
-        self.figure.set_layout_engine(None)
 
     def _build(self):
         self._build_artists()
