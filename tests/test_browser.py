@@ -221,7 +221,7 @@ def assert_slider_moves_figure(page, index, name):
     handle = page.locator(f"[data-test-handle='{index}']")
     handle.scroll_into_view_if_needed()
     key = direction(page, index)
-    start_value = handle.get_attribute("aria-valuenow")
+    start_value = handle.get_attribute("aria-valuetext")
     start_pixels = pixels(page, index)
     for _ in range(10):
         press(page, index, key)
@@ -229,7 +229,7 @@ def assert_slider_moves_figure(page, index, name):
             break
     else:
         raise AssertionError(f"{name}: 10 presses of {key} left the figure unchanged")
-    assert handle.get_attribute("aria-valuenow") != start_value, name
+    assert handle.get_attribute("aria-valuetext") != start_value, name
 
 
 def measure_latency(page, index):
