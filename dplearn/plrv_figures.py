@@ -660,8 +660,7 @@ class GaussianDensities(_GaussianFigure):
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
         (self.line_d2,) = ax.plot([], [], color=D2_COLOR, lw=2, label="A(D2): count + Δ")
-        self.note = ax.text(0.01, 0.95, "", transform=ax.transAxes, va="top", fontsize=9)
-        self.moving(self.line_d1, self.line_d2, self.note)
+        self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(0, 0.85)
         ax.set_xlabel("output O of the noisy count")
@@ -674,9 +673,6 @@ class GaussianDensities(_GaussianFigure):
         self.noise = noise
         self.line_d1.set_data(self.grid, noise.density_d1(self.grid))
         self.line_d2.set_data(self.grid, noise.density_d2(self.grid))
-        self.note.set_text(
-            f"σ² = {sigma**2:.4g}\nD1: {count}, D2: {_value_text(count + sensitivity)}"
-        )
 
     def numbers(self):
         return {
@@ -1236,7 +1232,9 @@ class DistinguishingEvents(_Figure):
         for curve, area in zip(self.curves, self.areas, strict=True):
             curve.set_data([0, published, published, 1], [0, 0, rest, rest])
             area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
-        self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
+        shown = (_value_text(width), _value_text(delta))
+        same = shown[0] == shown[1]
+        self.note.set_text(f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}")
 
     def numbers(self):
         return {
