@@ -429,13 +429,12 @@ class GeometricOptimality(Explorer):
             1, 3, gridspec_kw={"width_ratios": [1.0, 1.0, 1.1]}
         )
         k = self.outputs
-        # Stems as one line each, broken by NaNs: much cheaper to draw than a collection.
-        (self.stems_x,) = pmf_ax.plot([], [], color=D1_COLOUR, linewidth=2)
-        (self.stems_y,) = pmf_ax.plot([], [], color=D2_COLOUR, linewidth=2)
-        (self.dots_x,) = pmf_ax.plot(k - 0.12, np.ones(k.size), "o", ms=3, color=D1_COLOUR)
-        (self.dots_y,) = pmf_ax.plot(k + 0.12, np.ones(k.size), "o", ms=3, color=D2_COLOUR)
-        self.dots_x.set_label("f(x) = 0, plus noise")
-        self.dots_y.set_label("f(y) = Δf, plus noise")
+        # Stems as one line each, broken by NaNs, with a dot on top (the dot at the
+        # stem's foot lies below the axes): much cheaper to draw than a collection.
+        (self.stems_x,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D1_COLOUR)
+        (self.stems_y,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D2_COLOUR)
+        self.stems_x.set_label("f(x) = 0, plus noise")
+        self.stems_y.set_label("f(y) = Δf, plus noise")
         pmf_ax.set_yscale("log")
         pmf_ax.set_ylim(1e-6, 1.5)
         pmf_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
@@ -446,8 +445,8 @@ class GeometricOptimality(Explorer):
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
-        (self.upper_bound,) = ratio_ax.plot(ratio_ax.get_xlim(), [1, 1], "--", color=BOUND_COLOUR)
-        (self.lower_bound,) = ratio_ax.plot(ratio_ax.get_xlim(), [1, 1], "--", color=BOUND_COLOUR)
+        # Both bounds in one line, broken by a NaN.
+        (self.bounds,) = ratio_ax.plot([], [], "--", color=BOUND_COLOUR)
         (self.ratio_dots,) = ratio_ax.plot(k, np.ones(k.size), "o", color="C3", ms=4)
         ratio_ax.set_xlabel("output z")
         ratio_ax.set_ylabel("P[M(x) = z] / P[M(y) = z]")
@@ -482,8 +481,7 @@ class GeometricOptimality(Explorer):
             fontsize=8,
         )
         loss_ax.legend(loc="lower left", fontsize=7.5)
-        self.moving(self.stems_x, self.stems_y, self.dots_x, self.dots_y)
-        self.moving(self.upper_bound, self.lower_bound, self.ratio_dots)
+        self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
         self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now)
         self.moving(self.epsilon_line)
         _decorations_below(self.figure)
@@ -506,11 +504,11 @@ class GeometricOptimality(Explorer):
         k = self.outputs
         self.stems_x.set_data(*_stems(k - 0.12, pmf_x, floor))
         self.stems_y.set_data(*_stems(k + 0.12, pmf_y, floor))
-        self.dots_x.set_ydata(pmf_x)
-        self.dots_y.set_ydata(pmf_y)
         bound = np.exp(epsilon)
-        self.upper_bound.set_ydata([bound, bound])
-        self.lower_bound.set_ydata([1 / bound, 1 / bound])
+        low, high = k[0] - 0.8, k[-1] + 0.8
+        self.bounds.set_data(
+            [low, high, np.nan, low, high], [bound, bound, np.nan, 1 / bound, 1 / bound]
+        )
         self.ratio_dots.set_ydata(ratio)
         self.lp_curve.set_data(epsilons, optima)
         self.raw_curve.set_data(dense, raw)
@@ -549,23 +547,34 @@ def _gaussian_log_delta(ratio, epsilon):
     return np.where(upper >= 0, central, tail)
 
 
-def _unit_sigma_analytic(epsilons, delta, iterations=44):
-    """Analytic sigma for sensitivity 1 at many epsilons: bisection on ln sigma, vectorised.
+def _unit_sigma_analytic(epsilons, delta, iterations=18):
+    """Analytic sigma for sensitivity 1 at many epsilons at once: safeguarded Newton.
 
     ``calibration.gaussian_sigma_analytic`` solves one epsilon at a time (brentq); a
-    curve of a hundred points needs them all at once to follow a slider.
+    curve of ninety points needs them all at once to follow a slider. In u = ln sigma,
+    d ln(delta) / du = -r phi(a) / delta with r = 1/sigma and a = r/2 - epsilon/r (the
+    two Gaussian terms of the derivative combine, as e^epsilon phi(a - r) = phi(a)).
+    A Newton step that leaves the current bracket is replaced by bisection.
     """
     epsilons = np.asarray(epsilons, float)
     classic = np.log(np.sqrt(2.0 * np.log(1.25 / delta)) / epsilons)
     low, high = classic - 6.0, classic + 6.0
     target = np.log(delta)
+    u = classic
     for _ in range(iterations):
-        middle = (low + high) / 2.0
+        ratio = np.exp(-u)
+        log_delta = _gaussian_log_delta(ratio, epsilons)
+        gap = log_delta - target
         # delta falls as sigma grows: too much delta means sigma must grow.
-        too_big = _gaussian_log_delta(np.exp(-middle), epsilons) > target
-        low = np.where(too_big, middle, low)
-        high = np.where(too_big, high, middle)
-    return np.exp((low + high) / 2.0)
+        low = np.where(gap > 0, u, low)
+        high = np.where(gap > 0, high, u)
+        a = ratio / 2.0 - epsilons / ratio
+        log_slope = np.log(ratio) - a**2 / 2.0 - 0.5 * np.log(2.0 * np.pi) - log_delta
+        with np.errstate(over="ignore", invalid="ignore"):
+            step = u + gap / np.exp(log_slope)
+        inside = np.isfinite(step) & (step >= low) & (step <= high)
+        u = np.where(inside, step, (low + high) / 2.0)
+    return np.exp(u)
 
 
 @functools.lru_cache(maxsize=64)
