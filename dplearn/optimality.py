@@ -43,6 +43,7 @@ __all__ = [
     "expected_loss",
     "optimal_mechanism",
     "best_remap",
+    "Solution",
     "Comparison",
     "compare",
     "binomial_prior",
@@ -178,7 +179,10 @@ def expected_loss(matrix, prior, losses):
 
 @dataclass(frozen=True)
 class Solution:
-    """A mechanism matrix P[j | i] and its expected loss."""
+    """A mechanism matrix P[j | i] and its expected loss.
+
+    Taught in: 05-add-laplace-and-geometric-noise.ipynb
+    """
 
     matrix: np.ndarray
     expected_loss: float
@@ -266,7 +270,10 @@ def best_remap(matrix, prior, losses):
 
 @dataclass(frozen=True)
 class Comparison:
-    """The LP optimum beside the geometric mechanism, raw and remapped."""
+    """The LP optimum beside the geometric mechanism, raw and remapped.
+
+    Taught in: 05-add-laplace-and-geometric-noise.ipynb
+    """
 
     n: int
     epsilon: float

@@ -58,7 +58,10 @@ NOTIONS = ("add-remove", "replace", "both")
 
 
 class Row(NamedTuple):
-    """One person in the toy data sets: an age in years and an eye colour."""
+    """One person in the toy data sets: an age in years and an eye colour.
+
+    Taught in: 04-compute-sensitivity.ipynb
+    """
 
     age: int
     eyes: str
@@ -150,6 +153,8 @@ class Pair:
       answer_y: f(y), the same.
       l1: |f(x) - f(y)| in the l1 norm (the sum of absolute differences).
       l2: |f(x) - f(y)| in the l2 norm (the Euclidean distance).
+
+    Taught in: 04-compute-sensitivity.ipynb
     """
 
     description: str
@@ -200,7 +205,10 @@ def neighbour_pairs(query, rows=TOY_DATA, universe=TOY_UNIVERSE, notion="add-rem
 
 @dataclass(frozen=True)
 class Sensitivity:
-    """The largest distance between neighbours' answers, in l1 and l2, and where it is."""
+    """The largest distance between neighbours' answers, in l1 and l2, and where it is.
+
+    Taught in: 04-compute-sensitivity.ipynb
+    """
 
     l1: float
     l2: float
