@@ -244,3 +244,33 @@ def test_mech5_numbers():
     assert numbers["Gaussian sd per coordinate"] == pytest.approx(sigma, rel=1e-12)
     with pytest.raises(ValueError, match="rng"):
         mf.DimensionNoise(rng=3)
+
+
+@pytest.mark.parametrize(
+    ("make", "params", "match"),
+    [
+        (mf.NeighbourDifferences, {"upper": -5}, "upper"),
+        (mf.LaplaceRatio, {"epsilon": 0.0}, "epsilon"),
+        (mf.LaplaceRatio, {"sensitivity": -1.0}, "sensitivity"),
+        (mf.GeometricOptimality, {"loss": 4}, "loss"),
+        (mf.GeometricOptimality, {"sensitivity": 1.5}, "sensitivity"),
+        (mf.GaussianCalibration, {"delta": 1.5}, "delta"),
+        (mf.DimensionNoise, {"dimension": 0}, "dimension"),
+        (mf.DimensionNoise, {"bound": float("nan")}, "bound"),
+    ],
+)
+def test_bad_values_raise_and_leave_the_figure_as_it_was(make, params, match):
+    figure = make()
+    before = dict(figure.params)
+    numbers = figure.numbers()
+    with pytest.raises(ValueError, match=match):
+        figure.update(**params)
+    assert figure.params == before
+    assert figure.numbers() == numbers
+
+
+def test_crossing_rejects_a_delta_outside_the_unit_interval():
+    with pytest.raises(ValueError, match="delta must lie in"):
+        mf.classic_crossing_epsilon(1.0)
+    with pytest.raises(ValueError, match="calibration"):
+        mf.crossover_dimension(1.0, 1e-5, "tight")
