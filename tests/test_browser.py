@@ -304,6 +304,11 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
     news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text(json.dumps({"fetchNews": "false"}))
+    # Render every cell: in windowed mode, cells out of view have no live figure to check.
+    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
+    lab_root = tmp_path / "lab"
     port = free_port()
     command = [
         sys.executable,
@@ -317,13 +322,17 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
         "--IdentityProvider.token=",
         "--ServerApp.password=",
         "--ServerApp.allow_root=True",
-        f"--ServerApp.root_dir={NOTEBOOK_DIR.parent}",
+        f"--ServerApp.root_dir={lab_root}",
         "--LabApp.expose_app_in_browser=True",
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
         f"--LabApp.user_settings_dir={settings}",
     ]
-    relative = notebook.relative_to(NOTEBOOK_DIR.parent).as_posix()
-    with Server(command, port, tmp_path / "lab.log", cwd=NOTEBOOK_DIR.parent):
+    # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
+    shutil.copytree(
+        NOTEBOOK_DIR, lab_root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
+    relative = f"notebooks/{notebook.name}"
+    with Server(command, port, tmp_path / "lab.log", cwd=lab_root):
         page = browser.new_page()
         try:
             page.goto(f"http://127.0.0.1:{port}/lab/tree/{relative}", timeout=90_000)
