@@ -628,7 +628,7 @@ class GaussianCalibration(Explorer):
         "sensitivity": SENSITIVITY.replace(label="Δf"),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0}
-    figsize = (13.0, 3.9)
+    figsize = (12.0, 3.9)
     epsilon_range = (0.05, 20.0)
 
     def _build(self):
@@ -654,8 +654,9 @@ class GaussianCalibration(Explorer):
         waste_ax.axhline(1.0, color="black", linewidth=1, zorder=1.5)
         waste_ax.axhspan(1.0, 30.0, color="C2", alpha=0.08)
         waste_ax.axhspan(0.3, 1.0, color="C3", alpha=0.08)
-        waste_ax.text(0.07, 1.08, "above 1: more noise than needed", fontsize=8, va="bottom")
-        waste_ax.text(0.07, 0.93, "below 1: too little noise", fontsize=8, va="top")
+        # At the top and bottom edges, where the ratio curve never goes.
+        waste_ax.text(0.06, 27.0, "above 1: more noise than needed", fontsize=8, va="top")
+        waste_ax.text(0.06, 0.33, "below 1: too little noise", fontsize=8, va="bottom")
         (self.waste_line,) = waste_ax.plot([], [], color="black", lw=1.8)
         (self.waste_dot,) = waste_ax.plot([], [], "o", color="black")
         self.waste_crossing = waste_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
