@@ -293,6 +293,22 @@ class RandomOutputSets:
         return np.repeat(np.arange(len(self.families)), self.per_family)
 
 
+def _through(control, value, steps=200):
+    """The control with its minimum lowered a little so that value sits on its slider's grid.
+
+    A browser snaps a log slider to min * (max/min)**(k/steps) (``Control.slider`` uses 200
+    steps); a document value between two of them would be replaced by its neighbour on
+    the first render, and the numbers shown would drift from the document's.
+    """
+    if not control.log:
+        return control
+    low, high, target = np.log10([control.minimum, control.maximum, value])
+    k = int(np.ceil(steps * (target - low) / (high - low) - 1e-9))
+    if not 0 < k < steps:
+        return control
+    return control.replace(minimum=float(10 ** ((steps * target - k * high) / (steps - k))))
+
+
 def _factor_text(ratio):
     """How odds move: "×3" for a ratio of 3, "÷3" for 1/3."""
     if ratio >= 1:
@@ -331,12 +347,22 @@ class _Figure(Explorer):
     curves rarely go.
     """
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.controls = {
+            name: _through(control, cls.defaults[name]) for name, control in cls.controls.items()
+        }
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        # Paint once now. Saving a PNG (the static fallback of ``explore``) first runs a
-        # dry-run draw with painting switched off; on a figure never drawn, the layered
-        # draw would cache that blank canvas as its static layer.
-        self.figure.canvas.draw()
+        # Paint once now, into the canvas's renderer only. Saving a PNG (the static
+        # fallback of ``explore``) first runs a dry-run draw with painting switched off;
+        # on a figure never drawn, the layered draw would cache that blank canvas as its
+        # static layer. (Not canvas.draw(): under ipympl, a draw before the widget is
+        # shown stores an image URL the browser cannot load.)
+        canvas = self.figure.canvas
+        if hasattr(canvas, "get_renderer"):
+            self.figure.draw(canvas.get_renderer())
 
     def _build(self):
         self._create()
@@ -912,7 +938,7 @@ class TwoBadOutputs(_GaussianFigure):
         "position2": BAD_POSITIONS[1],
     }
     figsize = (9.0, 5.6)
-    limits = (1e-4, 0.5)
+    limits = (9e-5, 0.5)
     top = 14.0
 
     def _create(self):

@@ -472,3 +472,18 @@ def test_bad_input_names_the_parameter_and_keeps_the_figure(figure_id, name, val
     with pytest.raises(ValueError, match=name):
         explorer.update(**{name: value})
     assert explorer.numbers() == before
+
+
+@pytest.mark.parametrize("figure_id", [f for f in EXPLORERS if f.startswith("PLRV")])
+def test_document_values_sit_on_the_slider_grid(figure_id):
+    """A browser snaps sliders to their steps: the document's values must be steps."""
+    explorer_class = EXPLORERS[figure_id]
+    for name, control in explorer_class.controls.items():
+        value = explorer_class.defaults[name]
+        slider = control.slider(value, name)
+        if control.integer:
+            continue
+        position = (math.log10(value) if control.log else value) - slider.min
+        steps = position / slider.step
+        assert steps == pytest.approx(round(steps), abs=1e-6), (name, value)
+        assert control.minimum <= value <= control.maximum
