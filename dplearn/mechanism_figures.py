@@ -483,6 +483,9 @@ class GeometricOptimality(Explorer):
         loss_ax.legend(loc="lower left", fontsize=7.5)
         self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
         self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now)
+        # All three losses now (45 small LPs, once per session): no slider move waits.
+        for loss in self.loss_names:
+            self._curve(loss)
         self.moving(self.epsilon_line)
         _decorations_below(self.figure)
 
