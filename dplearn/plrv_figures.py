@@ -1206,9 +1206,10 @@ class DistinguishingEvents(_Figure):
     figure_id = "PLRV-10"
     title = "Distinguishing events: δ₁ = δ₂"
     controls = {
-        "epsilon": EPSILON.replace(minimum=0.05, maximum=5.0),
+        # The threshold first: it is what changes delta here; epsilon does not.
         "threshold": THRESHOLD,
         "scale": LAPLACE_SCALE_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=5.0),
     }
     defaults = {
         "epsilon": DOCUMENT_EPSILON,
@@ -1260,7 +1261,8 @@ class DistinguishingEvents(_Figure):
             area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
         shown = (_value_text(width), _value_text(delta))
         same = shown[0] == shown[1]
-        self.note.set_text(f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}")
+        deltas = f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}"
+        self.note.set_text(f"at ε = {epsilon:.3g}:\n{deltas}")
 
     def numbers(self):
         return {
