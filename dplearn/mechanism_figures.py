@@ -18,7 +18,7 @@ from matplotlib.legend import Legend
 from matplotlib.patches import Polygon, Rectangle
 from matplotlib.spines import Spine
 from matplotlib.text import Text
-from scipy import optimize, special, stats
+from scipy import optimize, stats
 
 from dplearn import optimality, privacy_loss, sensitivity
 from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic, laplace_scale
@@ -534,52 +534,6 @@ class GeometricOptimality(Explorer):
 # --------------------------------------------------------------------------- MECH-4
 
 
-def _gaussian_log_delta(ratio, epsilon):
-    """ln of the exact delta of Gaussian noise, broadcast over ratio = Δ/σ and epsilon.
-
-    The same closed form as ``privacy_loss.GaussianNoise.log_delta`` (which takes one
-    sigma at a time), for whole curves at once; the tests check the two agree.
-    """
-    ratio, epsilon = np.broadcast_arrays(np.asarray(ratio, float), np.asarray(epsilon, float))
-    upper = ratio / 2.0 - epsilon / ratio
-    lower = upper - ratio
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        central = np.log(special.ndtr(upper) - np.exp(epsilon + special.log_ndtr(lower)))
-        difference = special.erfcx(-upper / np.sqrt(2.0)) - special.erfcx(-lower / np.sqrt(2.0))
-        tail = -(upper**2) / 2.0 + np.log(difference) - np.log(2.0)
-    return np.where(upper >= 0, central, tail)
-
-
-def _unit_sigma_analytic(epsilons, delta, iterations=18):
-    """Analytic sigma for sensitivity 1 at many epsilons at once: safeguarded Newton.
-
-    ``calibration.gaussian_sigma_analytic`` solves one epsilon at a time (brentq); a
-    curve of ninety points needs them all at once to follow a slider. In u = ln sigma,
-    d ln(delta) / du = -r phi(a) / delta with r = 1/sigma and a = r/2 - epsilon/r (the
-    two Gaussian terms of the derivative combine, as e^epsilon phi(a - r) = phi(a)).
-    A Newton step that leaves the current bracket is replaced by bisection.
-    """
-    epsilons = np.asarray(epsilons, float)
-    classic = np.log(np.sqrt(2.0 * np.log(1.25 / delta)) / epsilons)
-    low, high = classic - 6.0, classic + 6.0
-    target = np.log(delta)
-    u = classic
-    for _ in range(iterations):
-        ratio = np.exp(-u)
-        log_delta = _gaussian_log_delta(ratio, epsilons)
-        gap = log_delta - target
-        # delta falls as sigma grows: too much delta means sigma must grow.
-        low = np.where(gap > 0, u, low)
-        high = np.where(gap > 0, high, u)
-        a = ratio / 2.0 - epsilons / ratio
-        log_slope = np.log(ratio) - a**2 / 2.0 - 0.5 * np.log(2.0 * np.pi) - log_delta
-        with np.errstate(over="ignore", invalid="ignore"):
-            step = u + gap / np.exp(log_slope)
-        inside = np.isfinite(step) & (step >= low) & (step <= high)
-        u = np.where(inside, step, (low + high) / 2.0)
-    return np.exp(u)
-
-
 @functools.lru_cache(maxsize=64)
 def _crossing(delta):
     def gap(epsilon):
@@ -694,8 +648,8 @@ class GaussianCalibration(Explorer):
         crossing = classic_crossing_epsilon(delta)
         grid = self.grid
         classic_grid = gaussian_sigma_classic(grid, delta, sensitivity)
-        analytic_grid = sensitivity * _unit_sigma_analytic(grid, delta)
-        exact_grid = np.exp(_gaussian_log_delta(sensitivity / classic_grid, grid))
+        analytic_grid = gaussian_sigma_analytic(grid, delta, sensitivity)
+        exact_grid = np.exp(privacy_loss.gaussian_log_delta(grid, sensitivity / classic_grid))
         self.values = {
             "classic": classic,
             "analytic": analytic,

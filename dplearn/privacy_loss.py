@@ -40,6 +40,7 @@ __all__ = [
     "gaussian",
     "discrete_laplace",
     "thresholded_laplace",
+    "gaussian_log_delta",
 ]
 
 
@@ -226,27 +227,37 @@ class GaussianNoise(PrivacyLossPair):
     def log_delta(self, epsilon):
         """ln delta, accurate where delta itself underflows (epsilon = 1000, sigma = 1)."""
         epsilon = check.epsilon(epsilon)
-        r = self.ratio
-        upper = r / 2.0 - epsilon / r  # delta = Phi(upper) - e^epsilon Phi(upper - r)
-        lower = upper - r
-        result = np.empty(np.shape(upper))
-        central = upper >= 0
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-            # Here epsilon <= r**2 / 2, so exp(epsilon) cannot overflow and the two terms
-            # differ by at least a few percent: the direct difference is accurate.
-            result[central] = np.log(
-                special.ndtr(upper[central])
-                - np.exp(epsilon[central] + special.log_ndtr(lower[central]))
-            )
-            # In the tail, Phi(x) = erfcx(-x/sqrt2) exp(-x^2/2) / 2, and the two Gaussian
-            # factors cancel e^epsilon exactly (upper^2 - lower^2 = -2 epsilon), leaving
-            # delta = exp(-upper^2/2) (erfcx(-upper/sqrt2) - erfcx(-lower/sqrt2)) / 2.
-            tail = ~central
-            a, b = upper[tail], lower[tail]
-            difference = special.erfcx(-a / _SQRT2) - special.erfcx(-b / _SQRT2)
-            result[tail] = -(a**2) / 2.0 + np.log(difference) - _LOG2
-        result[np.isinf(epsilon) | np.isneginf(upper)] = -np.inf
-        return check.scalar_or_array(result)
+        return check.scalar_or_array(gaussian_log_delta(epsilon, self.ratio))
+
+
+def gaussian_log_delta(epsilon, ratio):
+    """ln of the Gaussian mechanism's tight delta, for arrays of epsilon and ratio.
+
+    The closed form of ``GaussianNoise.log_delta`` with ratio = sensitivity / sigma,
+    broadcast over both (whole calibration curves at once). Arguments are not checked:
+    epsilon >= 0, ratio > 0.
+    """
+    epsilon, r = np.broadcast_arrays(np.asarray(epsilon, dtype=float), np.asarray(ratio, float))
+    upper = r / 2.0 - epsilon / r  # delta = Phi(upper) - e^epsilon Phi(upper - r)
+    lower = upper - r
+    result = np.empty(np.shape(upper))
+    central = upper >= 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Here epsilon <= r**2 / 2, so exp(epsilon) cannot overflow and the two terms
+        # differ by at least a few percent: the direct difference is accurate.
+        result[central] = np.log(
+            special.ndtr(upper[central])
+            - np.exp(epsilon[central] + special.log_ndtr(lower[central]))
+        )
+        # In the tail, Phi(x) = erfcx(-x/sqrt2) exp(-x^2/2) / 2, and the two Gaussian
+        # factors cancel e^epsilon exactly (upper^2 - lower^2 = -2 epsilon), leaving
+        # delta = exp(-upper^2/2) (erfcx(-upper/sqrt2) - erfcx(-lower/sqrt2)) / 2.
+        tail = ~central
+        a, b = upper[tail], lower[tail]
+        difference = special.erfcx(-a / _SQRT2) - special.erfcx(-b / _SQRT2)
+        result[tail] = -(a**2) / 2.0 + np.log(difference) - _LOG2
+    result[np.isinf(epsilon) | np.isneginf(upper)] = -np.inf
+    return result
 
 
 @dataclass(frozen=True)

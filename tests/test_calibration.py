@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dplearn import calibration
+from dplearn import calibration, privacy_loss
 from tests import oracle
 
 
@@ -39,6 +39,28 @@ def test_analytic_sigma_scales_with_sensitivity_and_vectorises():
     assert calibration.gaussian_sigma_analytic(0.5, 1e-6, 7.0) == pytest.approx(7 * one, rel=1e-13)
     many = calibration.gaussian_sigma_analytic(np.array([0.5, 1.0]), np.array([1e-6, 1e-5]))
     np.testing.assert_allclose(many, [one, 3.730631634816], rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_whole_curves_match_one_point_at_a_time(seed):
+    """The vectorised solver and the broadcast closed form, against scalar calls."""
+    rng = np.random.default_rng(seed)
+    epsilons = np.exp(rng.uniform(np.log(0.01), np.log(20), 40))
+    sigmas = np.exp(rng.uniform(np.log(0.05), np.log(200), 40))
+    one_by_one = [
+        privacy_loss.gaussian(s).log_delta(e) for s, e in zip(sigmas, epsilons, strict=True)
+    ]
+    np.testing.assert_allclose(
+        privacy_loss.gaussian_log_delta(epsilons, 1 / sigmas), one_by_one, rtol=1e-14
+    )
+    delta = float(np.exp(rng.uniform(np.log(1e-12), np.log(0.9))))
+    curve = calibration.gaussian_sigma_analytic(epsilons, delta)
+    one_by_one = [calibration.gaussian_sigma_analytic(e, delta) for e in epsilons]
+    np.testing.assert_allclose(curve, one_by_one, rtol=1e-12)
+    exact = [
+        float(oracle.gaussian_delta(e, mpmath.mpf(s))) for e, s in zip(epsilons, curve, strict=True)
+    ]
+    np.testing.assert_allclose(exact, delta, rtol=1e-9)
 
 
 def test_analytic_sigma_against_dp_accounting():

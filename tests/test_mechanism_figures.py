@@ -144,20 +144,6 @@ def test_the_articles_eps_below_one_is_only_sufficient():
         assert exact_gaussian_delta(classic_sigma(epsilon, delta), epsilon) > delta, epsilon
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_vectorised_delta_and_sigma_match_the_core(seed):
-    rng = np.random.default_rng(seed)
-    epsilons = np.exp(rng.uniform(np.log(0.05), np.log(20), 40))
-    sigmas = np.exp(rng.uniform(np.log(0.05), np.log(200), 40))
-    expected = [
-        privacy_loss.gaussian(sig).log_delta(e) for sig, e in zip(sigmas, epsilons, strict=True)
-    ]
-    np.testing.assert_allclose(mf._gaussian_log_delta(1 / sigmas, epsilons), expected, rtol=1e-10)
-    delta = float(np.exp(rng.uniform(np.log(1e-12), np.log(0.1))))
-    expected = calibration.gaussian_sigma_analytic(epsilons, delta)
-    np.testing.assert_allclose(mf._unit_sigma_analytic(epsilons, delta), expected, rtol=1e-9)
-
-
 def test_mech4_numbers_come_from_the_core():
     figure = mf.GaussianCalibration(epsilon=2.0, delta=1e-6, sensitivity=3.0)
     numbers = figure.numbers()
