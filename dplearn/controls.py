@@ -90,26 +90,39 @@ class Control:
             return widgets.IntSlider(
                 value=self.clip(value), min=int(self.minimum), max=int(self.maximum), **common
             )
+        value = self.clip(value)
         if self.log:
             low, high = np.log10(self.minimum), np.log10(self.maximum)
             return widgets.FloatLogSlider(
-                value=self.clip(value),
+                value=value,
                 base=10,
                 min=low,
                 max=high,
-                step=(high - low) / 200,
+                step=_step_through(low, np.log10(value), (high - low) / 200),
                 readout_format=".4g",
                 **common,
             )
-        step = self.step or (self.maximum - self.minimum) / 200
+        nominal = self.step or (self.maximum - self.minimum) / 200
         return widgets.FloatSlider(
-            value=self.clip(value),
+            value=value,
             min=self.minimum,
             max=self.maximum,
-            step=step,
+            step=_step_through(self.minimum, value, nominal),
             readout_format=".4g",
             **common,
         )
+
+
+def _step_through(low, value, nominal):
+    """A step close to nominal whose grid, counted from low, passes through value.
+
+    A slider snaps to low + k * step: without this, a slider that opens at the
+    document's epsilon = ln 3 would hand the figure a nearby grid value instead.
+    """
+    span = value - low
+    if span <= 0:
+        return nominal
+    return span / max(1, round(span / nominal))
 
 
 EPSILON = Control("ε", 0.01, 20.0, log=True, description="privacy budget epsilon")

@@ -52,6 +52,17 @@ def test_sliders_offer_the_controls_ranges_and_drive_the_figure():
     assert format_number(expected) in view.readout.value
 
 
+@pytest.mark.parametrize("value", [math.log(3), 1.0, 0.01, 20.0, 0.37])
+def test_the_slider_grid_passes_through_the_starting_value(value):
+    slider = controls.EPSILON.slider(value)
+    steps = (math.log10(value) - slider.min) / slider.step
+    assert steps == pytest.approx(round(steps), abs=1e-9)
+    assert slider.value == pytest.approx(value, rel=1e-12)
+    linear = controls.THRESHOLD.slider(4.37)
+    steps = (4.37 - linear.min) / linear.step
+    assert steps == pytest.approx(round(steps), abs=1e-9)
+
+
 def test_invalid_value_leaves_the_figure_as_it_was():
     explorer = GaussianDensities()
     before = explorer.line_d1.get_ydata().copy()
