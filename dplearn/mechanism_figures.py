@@ -14,10 +14,7 @@ import inspect
 
 import numpy as np
 from matplotlib.collections import PolyCollection
-from matplotlib.legend import Legend
 from matplotlib.patches import Polygon, Rectangle
-from matplotlib.spines import Spine
-from matplotlib.text import Text
 from scipy import optimize, stats
 
 from dplearn import optimality, privacy_loss, sensitivity
@@ -38,27 +35,6 @@ __all__ = [
 D1_COLOUR, D2_COLOUR = "C0", "C1"
 LAPLACE_COLOUR, GAUSSIAN_COLOUR = "C2", "C4"
 BOUND_COLOUR = "0.35"
-
-
-def _decorations_below(figure):
-    """Puts static legends and texts (titles too) just below the lowest moving artist.
-
-    The layered figure redraws, on every frame, each static artist stacked above a
-    moving one: a legend (zorder 5) or a text (zorder 3) above the curves (zorder 2)
-    would cost a text layout per frame, and would be hidden while the frozen layout
-    is computed, which then leaves no room for titles. Below the moving artists they
-    stay in the static layer, drawn once.
-    """
-    moving = {id(artist) for artist in getattr(figure, "moving_artists", [])}
-    for ax in figure.axes:
-        levels = [a.get_zorder() for a in ax.get_children() if id(a) in moving]
-        if not levels:
-            continue
-        lowest = min(levels)
-        for artist in ax.get_children():
-            is_decoration = isinstance(artist, Legend | Text | Spine)
-            if is_decoration and id(artist) not in moving and artist.get_zorder() >= lowest:
-                artist.set_zorder(lowest - 0.05)
 
 
 # --------------------------------------------------------------------------- MECH-1
@@ -168,7 +144,6 @@ class NeighbourDifferences(Explorer):
             self.moving(self.bars[notion], self.l2_marks[notion], self.max_lines[notion])
         self.axes[0].set_ylabel("|f(x) − f(y)|  (bars ℓ1, ticks ℓ2)")
         self.axes[0].legend(loc="upper left", fontsize=8)
-        _decorations_below(self.figure)
 
     def _apply(self, upper):
         if self.takes_bound:
@@ -317,7 +292,6 @@ class LaplaceRatio(Explorer):
         )
         self.moving(self.density_x, self.density_y, self.mark_y)
         self.moving(self.right_tight, self.upper_bound, self.lower_bound, self.ratio_line)
-        _decorations_below(self.figure)
 
     def _apply(self, epsilon, sensitivity):
         scale = laplace_scale(epsilon, sensitivity)
@@ -487,7 +461,6 @@ class GeometricOptimality(Explorer):
         for loss in self.loss_names:
             self._curve(loss)
         self.moving(self.epsilon_line)
-        _decorations_below(self.figure)
 
     def _apply(self, epsilon, sensitivity, loss):
         loss = int(loss)
@@ -639,7 +612,6 @@ class GaussianCalibration(Explorer):
         self.moving(self.sigma_crossing, self.exact_line, self.target_line, self.exact_dot)
         self.moving(self.delta_crossing)
         self.moving(self.waste_line, self.waste_dot, self.waste_crossing)
-        _decorations_below(self.figure)
 
     def _apply(self, epsilon, delta, sensitivity):
         classic = gaussian_sigma_classic(epsilon, delta, sensitivity)
@@ -802,7 +774,6 @@ class DimensionNoise(Explorer):
         self.moving(self.laplace_line, self.gauss_line, self.classic_line)
         self.moving(self.laplace_dot, self.gauss_dot, self.crossover_line)
         self.moving(self.laplace_points, self.gauss_points, self.diamond, self.circle)
-        _decorations_below(self.figure)
 
     def _apply(self, epsilon, delta, bound, dimension):
         dimension = int(dimension)

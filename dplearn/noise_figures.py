@@ -10,8 +10,6 @@ Taught in: 07-add-noise-in-practice.ipynb
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.legend import Legend
-from matplotlib.text import Text
 from scipy import stats
 
 from dplearn import floating_point
@@ -71,20 +69,6 @@ def kde_curve(data, grid, bw_adjust=1.0):
     return kernel @ counts / data.size
 
 
-def _below_moving_artists(figure):
-    """Puts titles, legends and fixed texts under the data, into the cached static layer.
-
-    They would otherwise sit above the moving artists (zorder 3 and 5 against 1 and 2) and
-    be painted again on every frame, which costs more than all the data. Each of them is
-    placed where no data ever goes, so the image does not change.
-    """
-    moving = set(map(id, getattr(figure, "moving_artists", [])))
-    for axes in figure.axes:
-        for artist in axes.get_children():
-            if isinstance(artist, Text | Legend) and id(artist) not in moving:
-                artist.set_zorder(0.1)
-
-
 class _SeededExplorer(Explorer):
     """An explorer whose random draws come from a seeded Generator, once."""
 
@@ -97,7 +81,6 @@ class _SeededExplorer(Explorer):
 
     def _build(self):
         self._build_artists()
-        _below_moving_artists(self.figure)
 
     def _build_artists(self):
         raise NotImplementedError

@@ -19,9 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 from matplotlib import transforms
-from matplotlib.legend import Legend
 from matplotlib.patches import Polygon
-from matplotlib.text import Text
 from scipy import special
 
 from dplearn import _validation as check
@@ -293,22 +291,6 @@ class RandomOutputSets:
         return np.repeat(np.arange(len(self.families)), self.per_family)
 
 
-def _through(control, value, steps=200):
-    """The control with its minimum lowered a little so that value sits on its slider's grid.
-
-    A browser snaps a log slider to min * (max/min)**(k/steps) (``Control.slider`` uses 200
-    steps); a document value between two of them would be replaced by its neighbour on
-    the first render, and the numbers shown would drift from the document's.
-    """
-    if not control.log:
-        return control
-    low, high, target = np.log10([control.minimum, control.maximum, value])
-    k = int(np.ceil(steps * (target - low) / (high - low) - 1e-9))
-    if not 0 < k < steps:
-        return control
-    return control.replace(minimum=float(10 ** ((steps * target - k * high) / (steps - k))))
-
-
 def _factor_text(ratio):
     """How odds move: "×3" for a ratio of 3, "÷3" for 1/3."""
     if ratio >= 1:
@@ -339,38 +321,15 @@ def _value_text(value):
 
 
 class _Figure(Explorer):
-    """Explorer whose titles and legends stay in the cached static layer.
+    """Explorer whose artists are created in ``_create``.
 
-    Subclasses create their artists in ``_create``. Static text (titles, legends) is
-    then put below every moving artist (zorder 0.5), so the layered figure never
-    redraws it: drawing text is most of the cost of a frame. Legends sit where the
-    curves rarely go.
+    Titles and legends stay in the cached static layer (the base class puts them
+    below the moving artists): drawing text is most of the cost of a frame, so legends
+    sit where the curves rarely go.
     """
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls.controls = {
-            name: _through(control, cls.defaults[name]) for name, control in cls.controls.items()
-        }
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        # Paint once now, into the canvas's renderer only. Saving a PNG (the static
-        # fallback of ``explore``) first runs a dry-run draw with painting switched off;
-        # on a figure never drawn, the layered draw would cache that blank canvas as its
-        # static layer. (Not canvas.draw(): under ipympl, a draw before the widget is
-        # shown stores an image URL the browser cannot load.)
-        canvas = self.figure.canvas
-        if hasattr(canvas, "get_renderer"):
-            self.figure.draw(canvas.get_renderer())
 
     def _build(self):
         self._create()
-        moving = {id(artist) for artist in self.figure.moving_artists}
-        for axes in self.figure.axes:
-            for child in axes.get_children():
-                if isinstance(child, (Text, Legend)) and id(child) not in moving:
-                    child.set_zorder(0.5)
 
     def _create(self):
         raise NotImplementedError
