@@ -83,8 +83,8 @@ class Control:
             description_allow_html=False,
             continuous_update=True,
             tooltip=self.description or name or self.label,
-            layout=widgets.Layout(width="26em"),
-            style={"description_width": "5em"},
+            layout=widgets.Layout(width="30em"),
+            style={"description_width": "8em"},
         )
         if self.integer:
             return widgets.IntSlider(

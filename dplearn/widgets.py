@@ -87,7 +87,9 @@ def explore(explorer, **values):
     def redraw():
         readout.value = numbers_table(explorer.numbers())
         if view is canvas:
-            canvas.draw_idle()
+            # Draw now: with ipympl, draw_idle only asks the browser to ask the kernel
+            # for a draw, a round trip that doubled the delay a learner feels.
+            canvas.draw()
         else:
             from IPython.display import display
 
