@@ -30,10 +30,32 @@ def positive(name, value):
 
 def positive_integer(name, value):
     """Checks that value is a whole number >= 1 and returns it as an int."""
+    return whole(name, value, minimum=1)
+
+
+def whole(name, value, minimum=None, maximum=None):
+    """Checks that value is a whole number within [minimum, maximum] and returns an int."""
     array = _as_float_array(name, value)
-    if array.ndim != 0 or not np.isfinite(array) or array < 1 or array != np.floor(array):
-        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    low = "" if minimum is None else f" >= {minimum}"
+    high = "" if maximum is None else f" and <= {maximum}"
+    if (
+        array.ndim != 0
+        or not np.isfinite(array)
+        or array != np.floor(array)
+        or (minimum is not None and array < minimum)
+        or (maximum is not None and array > maximum)
+    ):
+        raise ValueError(f"{name} must be a whole number{low}{high}, got {value!r}")
     return int(array)
+
+
+def generator(rng):
+    """Checks that rng is a numpy.random.Generator, the only source of randomness here."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got {rng!r}"
+        )
+    return rng
 
 
 def finite(name, value):

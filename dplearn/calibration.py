@@ -91,7 +91,7 @@ def _unit_sigma_analytic(epsilon, delta, max_steps=200):
         ratio = np.exp(-log_sigma)
         a = ratio / 2.0 - epsilon / ratio
         log_slope = np.log(ratio) - a**2 / 2.0 - 0.5 * np.log(2.0 * np.pi) - (value + log_target)
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             newton = log_sigma + value / np.exp(log_slope)
         inside = np.isfinite(newton) & (newton >= lower) & (newton <= upper)
         step = np.where(inside, newton, (lower + upper) / 2.0)

@@ -57,6 +57,25 @@ class Control:
         if self.log and self.minimum <= 0:
             raise ValueError(f"a log control needs minimum > 0, got {self.minimum!r}")
 
+    def check(self, name, value):
+        """The value as this control holds it, or a ValueError naming the parameter.
+
+        Any finite number is accepted (figures may be driven beyond a slider's range
+        from code); a log control also needs it > 0, an integer one a whole number.
+        """
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a number, got {value!r}") from None
+        if not np.isfinite(number) or (self.log and number <= 0):
+            bound = "> 0" if self.log else "a number"
+            raise ValueError(f"{name} must be finite and {bound}, got {value!r}")
+        if self.integer:
+            if number != np.floor(number):
+                raise ValueError(f"{name} must be a whole number, got {value!r}")
+            return int(number)
+        return number
+
     def replace(self, **changes):
         """A copy with some attributes changed (a narrower range, another label)."""
         return dataclasses.replace(self, **changes)

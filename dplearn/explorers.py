@@ -252,7 +252,7 @@ class Explorer:
 
     def __init__(self, *, figure=None, **params):
         self._check_names(params)
-        self.params = {**self.defaults, **params}
+        self.params = dict(self.defaults)
         self.figure = figure if figure is not None else new_figure(self.figsize)
         # A fixed title height: matplotlib otherwise moves titles by what the axes
         # hold at each draw, and the static layer must not depend on moving artists.
@@ -260,7 +260,7 @@ class Explorer:
             self._build()
         if isinstance(self.figure, LayeredFigure):
             _lower_static_decorations(self.figure)
-        self.update()
+        self.update(**params)
         freeze_layout(self.figure)
 
     def _check_names(self, params):
@@ -279,6 +279,10 @@ class Explorer:
             then keeps showing the previous setting.
         """
         self._check_names(params)
+        params = {
+            name: self.controls[name].check(name, value) if name in self.controls else value
+            for name, value in params.items()
+        }
         merged = {**self.params, **params}
         self._apply(**merged)
         self.params = merged

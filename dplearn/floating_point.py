@@ -248,12 +248,6 @@ def distinguishing_probability(scale, draws, value=0.0, neighbour=1.0):
 # --- exact integer samplers (Canonne, Kamath & Steinke 2020) -----------------------
 
 
-def _require_generator(rng):
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {rng!r}")
-    return rng
-
-
 def _uniform_below(bound, rng):
     """A uniform integer in [0, bound), exactly (rejection sampling on random bytes)."""
     if bound < 2**62:
@@ -283,7 +277,7 @@ def bernoulli_exp_minus(gamma, rng):
     gamma = Fraction(gamma)
     if gamma < 0:
         raise ValueError(f"gamma must be >= 0, got {gamma!r}")
-    rng = _require_generator(rng)
+    rng = check.generator(rng)
     while gamma > 1:
         if not bernoulli_exp_minus(1, rng):
             return False
@@ -332,7 +326,7 @@ def sample_discrete_laplace(scale, size, *, rng):
     """
     scale = _scale_fraction("scale", scale)
     size = check.positive_integer("size", size)
-    rng = _require_generator(rng)
+    rng = check.generator(rng)
     return np.array([_one_discrete_laplace(scale, rng) for _ in range(size)], dtype=np.int64)
 
 
@@ -351,7 +345,7 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
     """
     variance = _scale_fraction("sigma_squared", sigma_squared)
     size = check.positive_integer("size", size)
-    rng = _require_generator(rng)
+    rng = check.generator(rng)
     # floor(sqrt(n / d)) = isqrt(n * d) // d, computed without rounding.
     laplace_scale = Fraction(
         math.isqrt(variance.numerator * variance.denominator) // variance.denominator + 1

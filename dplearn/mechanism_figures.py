@@ -17,6 +17,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.patches import Polygon, Rectangle
 from scipy import optimize, stats
 
+from dplearn import _validation as check
 from dplearn import optimality, privacy_loss, sensitivity
 from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic, laplace_scale
 from dplearn.controls import DELTA, EPSILON, INTEGER_SENSITIVITY, SENSITIVITY, Control
@@ -715,9 +716,7 @@ class DimensionNoise(Explorer):
     box = 26.0
 
     def __init__(self, *, rng=None, figure=None, **params):
-        self.rng = np.random.default_rng(5) if rng is None else rng
-        if not isinstance(self.rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy.random.Generator, got {self.rng!r}")
+        self.rng = np.random.default_rng(5) if rng is None else check.generator(rng)
         super().__init__(figure=figure, **params)
 
     def resample(self):

@@ -39,14 +39,6 @@ __all__ = [
 _OPEN_INTERVAL_SHIFT = 0.5 - 2.0**-54
 
 
-def _require_generator(rng):
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(
-            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got {rng!r}"
-        )
-    return rng
-
-
 def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     """Laplace samples by the inverse CDF: X = loc - scale * sgn(U) * ln(1 - 2|U|).
 
@@ -65,7 +57,7 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     """
     scale = float(check.positive("scale", scale))
     loc = float(check.finite("loc", loc))
-    uniform = _require_generator(rng).random(size)
+    uniform = check.generator(rng).random(size)
     uniform -= _OPEN_INTERVAL_SHIFT
     # 1 - 2|U| is computed exactly and lies in (0, 1), so its log is finite and <= 0;
     # -sgn(U) * ln(1 - 2|U|) is that log's magnitude with U's sign.
@@ -92,7 +84,7 @@ def laplace_mechanism(value, epsilon, sensitivity=1.0, *, rng):
     """
     value = check.finite("value", value)
     scale = laplace_scale(epsilon, sensitivity)
-    return check.scalar_or_array(value + _require_generator(rng).laplace(0.0, scale, value.shape))
+    return check.scalar_or_array(value + check.generator(rng).laplace(0.0, scale, value.shape))
 
 
 def gaussian_mechanism(value, epsilon, delta, sensitivity=1.0, *, rng, calibration="analytic"):
@@ -115,7 +107,7 @@ def gaussian_mechanism(value, epsilon, delta, sensitivity=1.0, *, rng, calibrati
         sigma = gaussian_sigma_classic(epsilon, delta, sensitivity)
     else:
         raise ValueError(f"calibration must be 'analytic' or 'classic', got {calibration!r}")
-    return check.scalar_or_array(value + _require_generator(rng).normal(0.0, sigma, value.shape))
+    return check.scalar_or_array(value + check.generator(rng).normal(0.0, sigma, value.shape))
 
 
 def geometric_mechanism(value, epsilon, sensitivity=1, *, rng):
@@ -130,11 +122,12 @@ def geometric_mechanism(value, epsilon, sensitivity=1, *, rng):
       rng: a numpy.random.Generator.
     """
     array = check.finite("value", value)
-    if np.any(array != np.floor(array)):
-        raise ValueError(f"value must be whole numbers, got {value!r}")
+    # Beyond 2**53 a float no longer holds every integer, and int64 soon overflows.
+    if np.any(array != np.floor(array)) or np.any(np.abs(array) >= 2.0**53):
+        raise ValueError(f"value must be whole numbers below 2**53 in size, got {value!r}")
     epsilon = float(check.positive("epsilon", epsilon))
     sensitivity = check.positive_integer("sensitivity", sensitivity)
-    rng = _require_generator(rng)
+    rng = check.generator(rng)
     # P(G = g) = (1 - q) q**(g - 1) for g >= 1; the difference of two is discrete Laplace.
     success = -np.expm1(-epsilon / sensitivity)
     noise = rng.geometric(success, array.shape) - rng.geometric(success, array.shape)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from dplearn import _validation as check
 from dplearn import floating_point
 from dplearn.controls import EPSILON, SCALE, SENSITIVITY, Control
 from dplearn.explorers import Explorer, register
@@ -40,7 +41,8 @@ def within_tolerance_probability(epsilon, sensitivity, tolerance):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    scale = float(sensitivity) / float(epsilon)
+    scale = float(check.positive("sensitivity", sensitivity) / check.positive("epsilon", epsilon))
+    tolerance = check.whole("tolerance", tolerance, 0)
     return float(-np.expm1(-(tolerance + 0.5) / scale))
 
 
@@ -49,6 +51,8 @@ def central_interval(scale, coverage=0.8):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
+    scale = float(check.positive("scale", scale))
+    coverage = float(check.probability_open("coverage", coverage))
     half_width = max(0, int(np.ceil(scale * np.log(1.0 / (1.0 - coverage)) - 0.5)))
     # Guard against rounding in the ceiling: step until the coverage truly holds.
     while -np.expm1(-(half_width + 0.5) / scale) < coverage:
@@ -168,7 +172,7 @@ class InverseCdfSampling(_SeededExplorer):
         hist_axes.legend(loc="upper right", fontsize=8)
 
     def _apply(self, *, scale, samples):
-        scale = _positive("scale", scale)
+        scale = float(check.positive("scale", scale))
         samples = int(samples)
         if not 1 <= samples <= self._standard.size:
             raise ValueError(f"samples must lie in [1, {self._standard.size}], got {samples!r}")
@@ -283,10 +287,10 @@ class OneDimensionalQuery(_SeededExplorer):
         count_axes.legend(loc="upper center", fontsize=8)
 
     def _apply(self, *, epsilon, sensitivity, tolerance, answers):
-        epsilon = _positive("epsilon", epsilon)
-        sensitivity = _positive("sensitivity", sensitivity)
-        tolerance = _whole("tolerance", tolerance, 0, None)
-        answers = _whole("answers", answers, 1, self._standard.shape[1])
+        epsilon = float(check.positive("epsilon", epsilon))
+        sensitivity = float(check.positive("sensitivity", sensitivity))
+        tolerance = check.whole("tolerance", tolerance, 0)
+        answers = check.whole("answers", answers, 1, self._standard.shape[1])
         scale = sensitivity / epsilon
         noise = np.rint(self._standard[:, :answers] * scale)
         inside = np.abs(noise) <= tolerance
@@ -423,13 +427,13 @@ class TwoDimensionalQuery(_SeededExplorer):
         error_axes.legend(loc="upper left", fontsize=8)
 
     def _apply(self, *, epsilon, share, sensitivity_first, sensitivity_second):
-        epsilon = _positive("epsilon", epsilon)
+        epsilon = float(check.positive("epsilon", epsilon))
         share = float(share)
         if not 0 < share < 1:
             raise ValueError(f"share must lie in (0, 1), got {share!r}")
         sensitivities = (
-            _positive("sensitivity_first", sensitivity_first),
-            _positive("sensitivity_second", sensitivity_second),
+            float(check.positive("sensitivity_first", sensitivity_first)),
+            float(check.positive("sensitivity_second", sensitivity_second)),
         )
         budgets = (epsilon * (1.0 - share), epsilon * share)
         scales = [s / e for s, e in zip(sensitivities, budgets, strict=True)]
@@ -544,9 +548,9 @@ class SeabornHistogram(_SeededExplorer):
         return np.arange(self.data.min() - 0.5, self.data.max() + 1.0)
 
     def _apply(self, *, bins, discrete, bw_adjust):
-        bins = _whole("bins", bins, 1, None)
-        discrete = _whole("discrete", discrete, 0, 1)
-        bw_adjust = _positive("bw_adjust", bw_adjust)
+        bins = check.whole("bins", bins, 1)
+        discrete = check.whole("discrete", discrete, 0, 1)
+        bw_adjust = float(check.positive("bw_adjust", bw_adjust))
         heights, edges = np.histogram(
             self.data, self._discrete_edges() if discrete else bins, density=True
         )
@@ -641,7 +645,7 @@ class FloatingPointLeak(_SeededExplorer):
         share_axes.legend(loc="upper center", fontsize=8, ncols=3)
 
     def _apply(self, *, epsilon, position):
-        epsilon = _positive("epsilon", epsilon)
+        epsilon = float(check.positive("epsilon", epsilon))
         position = float(position)
         if not np.isfinite(position):
             raise ValueError(f"position must be finite, got {position!r}")
@@ -700,17 +704,3 @@ def _mean_abs_rounded_laplace(scale):
     """E|rint(X)| for X ~ Lap(scale): sum over k >= 1 of P[|X| >= k - 1/2]."""
     # A geometric series: the sum of exp(-(k - 1/2) / b) is exp(-1/(2b)) / (1 - exp(-1/b)).
     return float(np.exp(-0.5 / scale) / -np.expm1(-1.0 / scale))
-
-
-def _positive(name, value):
-    value = float(value)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
-    return value
-
-
-def _whole(name, value, minimum, maximum):
-    if value != int(value) or value < minimum or (maximum is not None and value > maximum):
-        upper = "" if maximum is None else f" and <= {maximum}"
-        raise ValueError(f"{name} must be a whole number >= {minimum}{upper}, got {value!r}")
-    return int(value)

@@ -728,6 +728,7 @@ class GaussianLoss(_GaussianFigure):
 
     def _apply(self, sigma, sensitivity, count, epsilon):
         noise = self._noise(sigma, sensitivity, count)
+        exceeds = noise.loss_exceeds(epsilon)  # checks epsilon before anything changes
         mu = noise.loss_mean
         spread = np.sqrt(2.0 * mu)
         density = np.exp(-((self.levels - mu) ** 2) / (4.0 * mu)) / (spread * np.sqrt(2 * np.pi))
@@ -747,9 +748,7 @@ class GaussianLoss(_GaussianFigure):
         self.tail.set_xy(outline)
         self.epsilon_mark.set_ydata([epsilon, epsilon])
         self.mean_mark.set_ydata([mu, mu])
-        self.note.set_text(
-            f"μ = {_value_text(mu)}, shaded P[L > ε] = {_value_text(noise.loss_exceeds(epsilon))}"
-        )
+        self.note.set_text(f"μ = {_value_text(mu)}, shaded P[L > ε] = {_value_text(exceeds)}")
 
     def numbers(self):
         mu = self.noise.loss_mean

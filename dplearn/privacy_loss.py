@@ -74,8 +74,18 @@ class PrivacyLossPair:
           delta: target delta(s), in (0, 1).
         """
         delta = check.probability_open("delta", delta)
-        solve = np.vectorize(self._epsilon_for_one_delta, otypes=[float])
+        solve = np.vectorize(self._safe_epsilon_for_one_delta, otypes=[float])
         return check.scalar_or_array(solve(delta))
+
+    def _safe_epsilon_for_one_delta(self, delta):
+        epsilon = self._epsilon_for_one_delta(delta)
+        # A root found in floating point may sit a few ulps low, where delta is still a
+        # hair above the target: step up until it is not, so epsilon is never too small.
+        step = np.spacing(max(epsilon, np.finfo(float).tiny))
+        while np.isfinite(epsilon) and self.delta(epsilon) > delta:
+            epsilon += step
+            step *= 2.0
+        return float(epsilon)
 
     def _epsilon_for_one_delta(self, delta):
         if self.delta(0.0) <= delta:
@@ -208,7 +218,8 @@ class GaussianNoise(PrivacyLossPair):
     def privacy_loss(self, output):
         """L(output): a straight, unbounded line in the output."""
         offset = np.asarray(output, dtype=float) - self.center
-        loss = self.sensitivity * (self.sensitivity - 2.0 * offset) / (2.0 * self.sigma**2)
+        # Written with r = sensitivity / sigma, so that no sigma**2 overflows.
+        loss = self.ratio * (self.ratio / 2.0 - offset / self.sigma)
         return check.scalar_or_array(loss)
 
     def loss_quantile(self, p):

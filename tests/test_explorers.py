@@ -82,6 +82,22 @@ def test_moving_a_slider_changes_the_picture(explorer):
     assert changed or not explorer.controls
 
 
+def test_bad_slider_values_are_named_and_change_nothing(explorer):
+    before = dict(explorer.params)
+    numbers = explorer.numbers()
+    for name, control in explorer.controls.items():
+        bad = [math.nan, math.inf, "many"]
+        if control.log:
+            bad += [0.0, -control.minimum]
+        if control.integer:
+            bad += [control.minimum + 0.5]
+        for value in bad:
+            with pytest.raises(ValueError, match=name):
+                explorer.update(**{name: value})
+            assert explorer.params == before, (name, value)
+            assert explorer.numbers().keys() == numbers.keys()
+
+
 def test_unknown_parameter_is_rejected(explorer):
     with pytest.raises(ValueError, match="no parameter 'bogus'"):
         explorer.update(bogus=1.0)

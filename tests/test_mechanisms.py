@@ -109,6 +109,7 @@ def test_geometric_mechanism_has_the_discrete_laplace_pmf():
         (lambda rng: mechanisms.laplace_mechanism(math.inf, 1.0, rng=rng), "value"),
         (lambda rng: mechanisms.gaussian_mechanism(1.0, 1.0, 2.0, rng=rng), "delta"),
         (lambda rng: mechanisms.geometric_mechanism(1.5, 1.0, rng=rng), "value"),
+        (lambda rng: mechanisms.geometric_mechanism(1e19, 1.0, rng=rng), "value"),
         (lambda rng: mechanisms.geometric_mechanism(1, 1.0, 0.5, rng=rng), "sensitivity"),
         (lambda rng: mechanisms.geometric_mechanism(1, 0.0, rng=rng), "epsilon"),
         (lambda rng: mechanisms.laplace_mechanism(1.0, 1.0, rng=np.random.RandomState(0)), "rng"),

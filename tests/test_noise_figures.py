@@ -190,3 +190,19 @@ def test_bad_values_raise_and_keep_the_figure(explorer_class, params, name):
     with pytest.raises(ValueError, match=name):
         explorer.update(**params)
     assert explorer.params == before
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: nf.within_tolerance_probability(-1.0, 1.0, 5), "epsilon"),
+        (lambda: nf.within_tolerance_probability(1.0, 0.0, 5), "sensitivity"),
+        (lambda: nf.within_tolerance_probability(1.0, 1.0, -3), "tolerance"),
+        (lambda: nf.within_tolerance_probability(1.0, 1.0, 2.5), "tolerance"),
+        (lambda: nf.central_interval(2.0, 1.0), "coverage"),
+        (lambda: nf.central_interval(-2.0), "scale"),
+    ],
+)
+def test_helpers_name_their_bad_input(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

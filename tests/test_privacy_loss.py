@@ -218,6 +218,20 @@ def test_epsilon_for_delta_inverts_delta(pair):
             assert pair.epsilon_for_delta(delta) == pytest.approx(epsilon, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    "pair",
+    [*PAIRS, privacy_loss.laplace(0.7, 2.0), privacy_loss.gaussian(50.0, 0.3)],
+    ids=repr,
+)
+@pytest.mark.parametrize("delta", [1e-300, 1e-12, 1e-6, 0.01, 0.2])
+def test_epsilon_for_delta_never_reports_too_small_an_epsilon(pair, delta):
+    epsilon = pair.epsilon_for_delta(delta)
+    assert pair.delta(epsilon) <= delta
+    if 0 < epsilon < math.inf:
+        # ... and no more than a rounding step too large.
+        assert pair.delta(epsilon * (1 - 1e-9)) > delta or pair.delta(0.0) <= delta
+
+
 def test_epsilon_for_delta_of_gaussian_tiny_delta():
     pair = privacy_loss.gaussian(3.0)
     epsilon = pair.epsilon_for_delta(1e-12)
