@@ -4,7 +4,7 @@ An ``Explorer`` subclass draws one figure of the lessons (its ``figure_id`` is t
 in LESSONS.md, such as "PLRV-7"). Its ``_build`` creates every artist once; its
 ``_apply(**params)`` only changes them (``set_data``, polygon vertices, text). Moving a
 slider calls ``update``, which never adds or removes artists; redrawing is left to
-the caller (``dplearn.widgets.explore`` asks the canvas for one idle redraw), so a
+the caller (``dplearn.widgets.explore`` draws the canvas once per slider move), so a
 benchmark or a test can time exactly one draw per update.
 
 Subclasses declare:
