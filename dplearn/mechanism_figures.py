@@ -148,9 +148,7 @@ class NeighbourDifferences(Explorer):
 
     def _apply(self, upper):
         if self.takes_bound:
-            if not np.isfinite(upper) or upper <= 0:
-                raise ValueError(f"upper must be finite and > 0, got {upper!r}")
-            upper = float(upper)
+            upper = float(check.positive("upper", upper))
         all_pairs = self._pairs(upper)
         self.result = {}
         for notion, pairs in all_pairs.items():
@@ -464,7 +462,7 @@ class GeometricOptimality(Explorer):
         self.moving(self.epsilon_line)
 
     def _apply(self, epsilon, sensitivity, loss):
-        loss = int(loss)
+        loss = check.whole("loss", loss)
         if loss not in self.loss_names:
             raise ValueError(f"loss must be 1, 2 or 3, got {loss!r}")
         scale = laplace_scale(epsilon, sensitivity)
@@ -530,9 +528,7 @@ def classic_crossing_epsilon(delta):
 
     Taught in: 06-calibrate-gaussian-noise.ipynb
     """
-    delta = float(delta)
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
+    delta = float(check.probability_open("delta", delta))
 
     # Cached: moving the epsilon slider keeps delta, and the crossing with it.
     return _crossing(delta)
@@ -564,6 +560,7 @@ class GaussianCalibration(Explorer):
 
     def _build(self):
         self.grid = np.geomspace(*self.epsilon_range, 90)
+        self._curves_for = None
         sigma_ax, waste_ax, delta_ax = self.axes = self.figure.subplots(1, 3)
         for ax in self.axes:
             ax.set_xscale("log")
@@ -620,9 +617,14 @@ class GaussianCalibration(Explorer):
         exact = privacy_loss.gaussian(classic, sensitivity).delta(epsilon)
         crossing = classic_crossing_epsilon(delta)
         grid = self.grid
-        classic_grid = gaussian_sigma_classic(grid, delta, sensitivity)
-        analytic_grid = gaussian_sigma_analytic(grid, delta, sensitivity)
-        exact_grid = np.exp(privacy_loss.gaussian_log_delta(grid, sensitivity / classic_grid))
+        # The curves depend on delta and sensitivity only: an epsilon move reuses them.
+        if self._curves_for != (delta, sensitivity):
+            classic_grid = gaussian_sigma_classic(grid, delta, sensitivity)
+            analytic_grid = gaussian_sigma_analytic(grid, delta, sensitivity)
+            exact_grid = np.exp(privacy_loss.gaussian_log_delta(grid, sensitivity / classic_grid))
+            self._curves = classic_grid, analytic_grid, exact_grid
+            self._curves_for = (delta, sensitivity)
+        classic_grid, analytic_grid, exact_grid = self._curves
         self.values = {
             "classic": classic,
             "analytic": analytic,
@@ -775,14 +777,10 @@ class DimensionNoise(Explorer):
         self.moving(self.laplace_points, self.gauss_points, self.diamond, self.circle)
 
     def _apply(self, epsilon, delta, bound, dimension):
-        dimension = int(dimension)
-        if dimension < 1:
-            raise ValueError(f"dimension must be a whole number >= 1, got {dimension!r}")
+        dimension = check.positive_integer("dimension", dimension)
         unit_sigma = gaussian_sigma_analytic(epsilon, delta)
         unit_classic = gaussian_sigma_classic(epsilon, delta)
-        bound = float(bound)
-        if not np.isfinite(bound) or bound <= 0:
-            raise ValueError(f"bound must be finite and > 0, got {bound!r}")
+        bound = float(check.positive("bound", bound))
         dims = self.dims
         laplace_sd = np.sqrt(2.0) * dims * bound / epsilon
         gauss_sd = np.sqrt(dims) * bound * unit_sigma

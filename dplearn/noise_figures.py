@@ -173,9 +173,7 @@ class InverseCdfSampling(_SeededExplorer):
 
     def _apply(self, *, scale, samples):
         scale = float(check.positive("scale", scale))
-        samples = int(samples)
-        if not 1 <= samples <= self._standard.size:
-            raise ValueError(f"samples must lie in [1, {self._standard.size}], got {samples!r}")
+        samples = check.whole("samples", samples, 1, self._standard.size)
         noise = self._standard[:samples] * scale
         counts, _ = np.histogram(noise, self._edges)
         heights = counts / (samples * np.diff(self._edges))
@@ -428,9 +426,7 @@ class TwoDimensionalQuery(_SeededExplorer):
 
     def _apply(self, *, epsilon, share, sensitivity_first, sensitivity_second):
         epsilon = float(check.positive("epsilon", epsilon))
-        share = float(share)
-        if not 0 < share < 1:
-            raise ValueError(f"share must lie in (0, 1), got {share!r}")
+        share = float(check.probability_open("share", share))
         sensitivities = (
             float(check.positive("sensitivity_first", sensitivity_first)),
             float(check.positive("sensitivity_second", sensitivity_second)),
@@ -646,9 +642,7 @@ class FloatingPointLeak(_SeededExplorer):
 
     def _apply(self, *, epsilon, position):
         epsilon = float(check.positive("epsilon", epsilon))
-        position = float(position)
-        if not np.isfinite(position):
-            raise ValueError(f"position must be finite, got {position!r}")
+        position = float(check.finite("position", position))
         scale = 1.0 / epsilon
         start = int(floating_point.first_draw_at_least(0.0, scale, [position])[0])
         start = min(start, floating_point.DRAW_COUNT - self.window)
