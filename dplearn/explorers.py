@@ -187,6 +187,12 @@ def new_figure(figsize, dpi=100):
         figure.canvas.toolbar_visible = False
         figure.canvas.footer_visible = False
         figure.canvas.resizable = False
+        # Until the browser reports its view ready, ipympl copies every drawn image into
+        # the synced `_data_url` as bare base64, which the browser cannot load. Run All in
+        # JupyterLab can have the kernel draw a figure before that report arrives, and the
+        # browser then sizes the figure from a broken image and leaves it blank. The
+        # lessons never need that copy (an Exploration carries its own PNG), so skip it.
+        figure.canvas.syncing_data_url = False
         return figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -81,6 +81,21 @@ TAG_FIGURES = """
 }
 """
 
+# What a failed wait reports: each live figure's canvas (images drawn @ size), the cells'
+# prompts (JupyterLab), and any error text on the page.
+PAGE_STATE = """
+() => {
+  const canvases = Array.from(document.querySelectorAll('.jupyter-matplotlib'), figure => {
+    const canvas = figure.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    return canvas ? `${(canvas.__draws || []).length}@${canvas.width}x${canvas.height}` : 'none';
+  });
+  const prompts = Array.from(document.querySelectorAll('.jp-InputPrompt'), e => e.textContent);
+  const errors = Array.from(document.querySelectorAll('.jp-OutputArea-output'), e => e.innerText)
+    .filter(text => /Error|Traceback/.test(text)).map(text => text.slice(0, 300));
+  return {canvases, handles: document.querySelectorAll('.noUi-handle').length, prompts, errors};
+}
+"""
+
 
 def free_port():
     with socket.socket() as probe:
@@ -187,7 +202,9 @@ def wait_for_figures(page, timeout_s=120):
         else:
             stable_since, last = time.monotonic(), headings if drawn else None
         page.wait_for_timeout(200)
-    raise AssertionError(f"no figure with sliders was drawn within {timeout_s} s")
+    raise AssertionError(
+        f"no figure with sliders was drawn within {timeout_s} s: {page.evaluate(PAGE_STATE)}"
+    )
 
 
 def press(page, index, key):

@@ -1,6 +1,9 @@
 """Sliders made from controls drive a figure object in place, with no kernel or browser."""
 
 import math
+import subprocess
+import sys
+import textwrap
 
 import ipywidgets as widgets
 import numpy as np
@@ -98,3 +101,39 @@ def test_control_rejects_an_empty_range():
         controls.Control("x", 2.0, 1.0)
     with pytest.raises(ValueError, match="log control needs minimum > 0"):
         controls.Control("x", 0.0, 1.0, log=True)
+
+
+def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
+    """The browser must never receive a bare-base64 `_data_url` it cannot load.
+
+    Run All in JupyterLab can deliver a figure's draw request to the kernel before the
+    messages with which its view reports itself ready; the image drawn then used to
+    reach the browser as a broken `_data_url`, and the figure stayed blank. This replays
+    that order against a live ipympl canvas, in a subprocess so that this process keeps
+    its own backend.
+    """
+    script = textwrap.dedent(
+        """
+        import matplotlib
+        matplotlib.use("module://ipympl.backend_nbagg")
+        from dplearn import plrv_figures
+        from dplearn.widgets import explore
+
+        explorer = plrv_figures.LaplaceDensities()
+        canvas = explore(explorer).explorer.figure.canvas
+        sent = []
+        canvas.send = lambda content, buffers=None: sent.append((content, buffers))
+        for kind in ["draw", "refresh", "send_image_mode", "initialized", "draw"]:
+            canvas._handle_message(canvas, {"type": kind}, [])
+        images = [buffers for _, buffers in sent if buffers]
+        assert len(images) == 2, len(images)
+        url = canvas._data_url
+        assert url is None or url.startswith("data:image/png;base64,"), url[:40]
+        print("ok")
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
