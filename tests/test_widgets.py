@@ -120,7 +120,8 @@ def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
         from dplearn.widgets import explore
 
         explorer = plrv_figures.LaplaceDensities()
-        canvas = explore(explorer).explorer.figure.canvas
+        explore(explorer)
+        canvas = explorer.figure.canvas
         sent = []
         canvas.send = lambda content, buffers=None: sent.append((content, buffers))
         for kind in ["draw", "refresh", "send_image_mode", "initialized", "draw"]:
