@@ -14,7 +14,7 @@ import numpy as np
 
 matplotlib.use("Agg")
 
-from dplearn.explorers import load_all  # noqa: E402
+from dplearn.figures.explorers import load_all  # noqa: E402
 
 GOAL_MEDIAN_MS = 20.0
 GOAL_P95_MS = 40.0

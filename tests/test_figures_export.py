@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from dplearn.explorers import load_all
+from dplearn.figures.explorers import load_all
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LESSON_IDS = (
@@ -61,7 +61,7 @@ def check_files(out, figure_id):
 
 @pytest.mark.parametrize("figure_id", LESSON_IDS)
 def test_every_lesson_figure_is_exported(export, figure_id):
-    assert figure_id in REGISTERED, f"{figure_id} is not registered by any dplearn/*_figures.py"
+    assert figure_id in REGISTERED, f"{figure_id} is in no lesson module of dplearn/figures/"
     check_files(export[0], figure_id)
 
 

@@ -12,8 +12,8 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from dplearn import calibration, optimality, privacy_loss  # noqa: E402
-from dplearn import mechanism_figures as mf  # noqa: E402
 from dplearn import sensitivity as s  # noqa: E402
+from dplearn.figures import mechanisms as mf  # noqa: E402
 
 mpmath.mp.dps = 50
 

@@ -13,7 +13,7 @@ import seaborn as sns  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from dplearn import noise_figures as nf  # noqa: E402
+from dplearn.figures import noise as nf  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -17,8 +17,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-from dplearn import plrv_figures as plrv  # noqa: E402
-from dplearn.explorers import load_all  # noqa: E402
+from dplearn.figures import plrv  # noqa: E402
+from dplearn.figures.explorers import load_all  # noqa: E402
 
 mpmath.mp.dps = 50
 EXPLORERS = load_all()
@@ -81,7 +81,7 @@ def test_every_figure_of_the_lesson_is_registered():
     expected = {f"PLRV-{n}" for n in range(1, 11)} | {"PLRV-ODDS", "PLRV-PROOF"}
     assert expected <= set(EXPLORERS)
     for figure_id in expected:
-        assert EXPLORERS[figure_id].__module__ == "dplearn.plrv_figures"
+        assert EXPLORERS[figure_id].__module__ == "dplearn.figures.plrv"
 
 
 # --- Laplace: PLRV-1 to PLRV-3 ---------------------------------------------------------

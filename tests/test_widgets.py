@@ -9,9 +9,10 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from dplearn import controls, privacy_loss
-from dplearn.explorers import Explorer
-from dplearn.widgets import explore, format_number, numbers_table
+from dplearn import privacy_loss
+from dplearn.figures import controls
+from dplearn.figures.explorers import Explorer
+from dplearn.figures.widgets import explore, format_number, numbers_table
 
 
 class GaussianDensities(Explorer):
@@ -103,6 +104,21 @@ def test_control_rejects_an_empty_range():
         controls.Control("x", 0.0, 1.0, log=True)
 
 
+def test_a_choice_is_buttons_with_words_and_rejects_anything_else():
+    choice = controls.Choice("mechanism", ("Gaussian", "Laplace"), "noise added")
+    buttons = choice.slider("Laplace", "mechanism")
+    assert isinstance(buttons, widgets.ToggleButtons)
+    assert list(buttons.options) == ["Gaussian", "Laplace"] and buttons.value == "Laplace"
+    assert choice.check("mechanism", "Gaussian") == "Gaussian"
+    for bad in choice.bad_values():
+        with pytest.raises(ValueError, match="mechanism must be one of"):
+            choice.check("mechanism", bad)
+    values = choice.sample(10, np.random.default_rng(0))
+    assert values[:2] == ["Gaussian", "Laplace"] and set(values) <= set(choice.options)
+    with pytest.raises(ValueError, match="two or more distinct"):
+        controls.Choice("x", ("one",))
+
+
 def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
     """The browser must never receive a bare-base64 `_data_url` it cannot load.
 
@@ -116,10 +132,10 @@ def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
         """
         import matplotlib
         matplotlib.use("module://ipympl.backend_nbagg")
-        from dplearn import plrv_figures
-        from dplearn.widgets import explore
+        from dplearn.figures import plrv
+        from dplearn.figures.widgets import explore
 
-        explorer = plrv_figures.LaplaceDensities()
+        explorer = plrv.LaplaceDensities()
         explore(explorer)
         canvas = explorer.figure.canvas
         sent = []

@@ -34,7 +34,7 @@ def export(out, figure_ids=None, dpi=150, stream=sys.stdout):
 
     # Files, not screens: the widget backend of a notebook would make live canvases.
     matplotlib.use("Agg")
-    from dplearn.explorers import load_all
+    from dplearn.figures.explorers import load_all
 
     explorers = load_all()
     selected = list(explorers) if figure_ids is None else list(figure_ids)
@@ -75,7 +75,3 @@ def main(argv=None):
         parser.error(str(error))
     print(f"{len(written) // 2} figures written to {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -64,7 +64,7 @@ def explore(explorer, **values):
     """Sliders for every control of explorer, moving its figure in place.
 
     Args:
-      explorer: an ``dplearn.explorers.Explorer``.
+      explorer: an ``dplearn.figures.explorers.Explorer``.
       **values: starting values that differ from the explorer's current ones.
 
     Returns:

@@ -10,7 +10,7 @@ benchmark or a test can time exactly one draw per update.
 Subclasses declare:
   figure_id: the LESSONS.md id.
   title: a short title for listings and exports.
-  controls: parameter name -> ``dplearn.controls.Control`` (what sliders offer).
+  controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer).
   defaults: parameter name -> value at the document's setting.
   figsize: figure size in inches.
 """
@@ -24,7 +24,7 @@ from matplotlib.legend import Legend
 from matplotlib.spines import Spine
 from matplotlib.text import Text
 
-from dplearn.controls import Control
+from dplearn.figures.controls import Control
 
 __all__ = [
     "Explorer",
@@ -36,31 +36,36 @@ __all__ = [
     "freeze_layout",
 ]
 
+#: Modules of dplearn.figures that hold no lesson figure.
+_FRAMEWORK_MODULES = {"__main__", "controls", "explorers", "export", "widgets"}
+
 #: Figure id -> Explorer subclass, filled by ``register`` as lesson modules are imported.
 REGISTRY: dict[str, type[Explorer]] = {}
 
 
 def load_all():
-    """Imports every ``dplearn/*_figures.py`` module and returns the full registry.
+    """Imports every lesson module of ``dplearn.figures`` and returns the full registry.
 
-    Figure ids sort in LESSONS.md order (PLRV, MECH, NOISE; then by number).
+    A lesson module is any module of the package but the framework's own, so a new
+    ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort in LESSONS.md
+    order (PLRV, MECH, NOISE, COMP; then by number).
     """
     import importlib
     import pkgutil
 
-    import dplearn
+    from dplearn import figures
 
-    for module in pkgutil.iter_modules(dplearn.__path__):
-        if module.name.endswith("_figures"):
-            importlib.import_module(f"dplearn.{module.name}")
-    sections = {"PLRV": 0, "MECH": 1, "NOISE": 2}
+    for module in pkgutil.iter_modules(figures.__path__):
+        if module.name not in _FRAMEWORK_MODULES:
+            importlib.import_module(f"dplearn.figures.{module.name}")
+    sections = {"PLRV": 0, "MECH": 1, "NOISE": 2, "COMP": 3}
 
     def order(figure_id):
         # Numbered figures first (PLRV-1 ... PLRV-10), then the extra ones (PLRV-ODDS).
         section, _, number = figure_id.partition("-")
         numbered = number.isdigit()
         return (
-            sections.get(section, 3),
+            sections.get(section, len(sections)),
             section,
             not numbered,
             int(number) if numbered else 0,

@@ -1,8 +1,10 @@
 """The parameters a learner can move, each with its valid range, made in one place.
 
-A ``Control`` knows its symbol, its range and whether it moves on a log scale. Figure
-objects declare theirs; ``dplearn.widgets`` turns them into sliders, and the tests and
-the benchmark sweep the same ranges, so a slider can offer only values that work.
+A ``Control`` knows its symbol, its range and whether it moves on a log scale; a
+``Choice`` picks one of a few named options (a mechanism, a loss) and shows them as
+buttons with words. Figure objects declare theirs; ``dplearn.figures.widgets`` turns them
+into sliders and buttons, and the tests and the benchmark sweep the same ranges, so a
+control can offer only values that work.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "Control",
+    "Choice",
     "EPSILON",
     "DELTA",
     "SIGMA",
@@ -76,6 +79,24 @@ class Control:
             return int(number)
         return number
 
+    def offers(self, value):
+        """Whether the slider can show value."""
+        return self.minimum <= value <= self.maximum
+
+    @property
+    def ends(self):
+        """The two most different values offered: the slider's ends."""
+        return self.minimum, self.maximum
+
+    def bad_values(self):
+        """Values that ``check`` must reject (the tests feed them to every figure)."""
+        bad = [float("nan"), float("inf"), "many"]
+        if self.log:
+            bad += [0.0, -self.minimum]
+        if self.integer:
+            bad += [self.minimum + 0.5]
+        return bad
+
     def replace(self, **changes):
         """A copy with some attributes changed (a narrower range, another label)."""
         return dataclasses.replace(self, **changes)
@@ -129,6 +150,65 @@ class Control:
             step=_step_through(self.minimum, value, nominal),
             readout_format=".4g",
             **common,
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A pick among named options, shown as toggle buttons with words, never a number.
+
+    Attributes:
+      label: what the buttons show before the options, such as "mechanism".
+      options: the values offered, each a short word shown on its button.
+      description: a few words for a tooltip.
+    """
+
+    label: str
+    options: tuple[str, ...]
+    description: str = ""
+
+    def __post_init__(self):
+        if len(self.options) < 2 or len(set(self.options)) != len(self.options):
+            raise ValueError(f"options must be two or more distinct words, got {self.options!r}")
+
+    def check(self, name, value):
+        """The value if it is one of the options, else a ValueError naming the parameter."""
+        if not isinstance(value, str) or value not in self.options:
+            raise ValueError(f"{name} must be one of {list(self.options)}, got {value!r}")
+        return value
+
+    def offers(self, value):
+        """Whether the buttons can show value."""
+        return value in self.options
+
+    @property
+    def ends(self):
+        """The first and the last option."""
+        return self.options[0], self.options[-1]
+
+    def bad_values(self):
+        """Values that ``check`` must reject."""
+        return [float("nan"), 1, "many", None]
+
+    def clip(self, value):
+        """The value if offered, else the first option."""
+        return value if value in self.options else self.options[0]
+
+    def sample(self, count, rng):
+        """The first and the last option, then count - 2 random ones."""
+        inner = rng.choice(len(self.options), size=count - 2)
+        return [*self.ends, *(self.options[i] for i in inner)]
+
+    def slider(self, value, name=None):
+        """Toggle buttons for this choice, starting at value."""
+        import ipywidgets as widgets
+
+        return widgets.ToggleButtons(
+            options=list(self.options),
+            value=self.clip(value),
+            description=self.label,
+            tooltips=[self.description or name or self.label] * len(self.options),
+            style={"description_width": "8em", "button_width": "auto"},
         )
 
 

@@ -14,8 +14,8 @@ from scipy import stats
 
 from dplearn import _validation as check
 from dplearn import floating_point
-from dplearn.controls import EPSILON, SCALE, SENSITIVITY, Control
-from dplearn.explorers import Explorer, register
+from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Control
+from dplearn.figures.explorers import Explorer, register
 from dplearn.mechanisms import sample_laplace_inverse_cdf
 
 __all__ = [

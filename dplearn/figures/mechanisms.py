@@ -20,8 +20,8 @@ from scipy import optimize, stats
 from dplearn import _validation as check
 from dplearn import optimality, privacy_loss, sensitivity
 from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic, laplace_scale
-from dplearn.controls import DELTA, EPSILON, INTEGER_SENSITIVITY, SENSITIVITY, Control
-from dplearn.explorers import Explorer, register
+from dplearn.figures.controls import DELTA, EPSILON, INTEGER_SENSITIVITY, SENSITIVITY, Control
+from dplearn.figures.explorers import Explorer, register
 
 __all__ = [
     "NeighbourDifferences",

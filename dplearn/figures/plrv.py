@@ -24,7 +24,7 @@ from scipy import special
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
-from dplearn.controls import (
+from dplearn.figures.controls import (
     EPSILON,
     PRIOR_ODDS,
     SCALE,
@@ -33,7 +33,7 @@ from dplearn.controls import (
     THRESHOLD,
     Control,
 )
-from dplearn.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register
 
 __all__ = [
     "COUNT_D1",
