@@ -5,6 +5,7 @@
 #   bash tasks.sh present   install what is missing, serve the lessons as Voilà apps
 #   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
 #   bash tasks.sh bench     install what is missing, print the benchmark figures
+#   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
 # Everything lives in .venv beside this file; a second run installs nothing new.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -72,8 +73,12 @@ case "$command" in
     ensure_environment
     exec "$PYTHON" benchmarks/run.py "$@"
     ;;
+  navigation)
+    ensure_environment
+    exec "$PYTHON" tools/lesson_navigation.py "$@"
+    ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|present|figures|bench} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation} [arguments]" >&2
     exit 2
     ;;
 esac

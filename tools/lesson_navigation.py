@@ -1,0 +1,164 @@
+"""Writes the navigation bar at the top and bottom of every lesson notebook.
+
+The bar reads "← previous · Contents · next →": it links the neighbouring notebooks (found
+by file name, NN-verb-phrase.ipynb, in number order, and named by the first heading of
+each) and the README's table of lessons. It stands on the first line of the title cell,
+above the "# NN · Title" heading, and alone in the notebook's last cell. Both cells are
+tagged "navigation"; the script rewrites nothing else (in the title cell, only the lines
+above the heading), and it writes a notebook only when its bar changes, so running it
+twice changes nothing. A new lesson gets its bar, and its neighbours their link to it,
+by running it again:
+
+    python tools/lesson_navigation.py           # rewrite what is out of date
+    python tools/lesson_navigation.py --check   # exit 1, naming the notebooks, if any is
+
+The footer cell takes the id of its position ("0", "1", ... as nbstripout numbers cells),
+so that a stripped notebook stays stripped; no other cell moves or changes its id.
+"""
+
+import argparse
+import copy
+import pathlib
+import re
+import sys
+
+import nbformat
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+TAG = "navigation"
+FOOTER_ID = "navigation-footer"
+CONTENTS = "[Contents](../README.md#lessons)"
+LESSON_NAME = re.compile(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb")
+
+
+def lessons(folder=NOTEBOOK_DIR):
+    """The lesson notebooks of folder, in teaching order (their names sort by number)."""
+    return sorted(
+        path for path in pathlib.Path(folder).glob("*.ipynb") if LESSON_NAME.fullmatch(path.name)
+    )
+
+
+def is_navigation(cell):
+    return TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def title_index(nb, name):
+    """Index of the title cell: the first markdown cell with a level-1 heading."""
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and any(
+            line.startswith("# ") for line in cell.source.splitlines()
+        ):
+            return index
+    raise ValueError(f"{name} has no level-1 heading ('# NN · Title') to name it by")
+
+
+def title(nb, name):
+    """The first level-1 heading of a notebook, e.g. "01 · Measure the privacy loss ..."."""
+    cell = nb.cells[title_index(nb, name)]
+    return next(line for line in cell.source.splitlines() if line.startswith("# "))[2:].strip()
+
+
+def link_text(text):
+    """A title made safe inside [...] of a markdown link."""
+    return re.sub(r"([\[\]\\])", r"\\\1", text)
+
+
+def navigation_line(previous, following):
+    """The bar: previous and following are (file name, title) or None."""
+    parts = []
+    if previous:
+        parts.append(f"[← {link_text(previous[1])}]({previous[0]})")
+    parts.append(CONTENTS)
+    if following:
+        parts.append(f"[{link_text(following[1])} →]({following[0]})")
+    return " · ".join(parts)
+
+
+def navigation_sources(paths):
+    """{file name: (header line, footer source)} for the lessons at paths, in order."""
+    named = [(path.name, title(nbformat.read(path, as_version=4), path.name)) for path in paths]
+    sources = {}
+    for index, (name, _) in enumerate(named):
+        previous = named[index - 1] if index > 0 else None
+        following = named[index + 1] if index + 1 < len(named) else None
+        line = navigation_line(previous, following)
+        sources[name] = (line, f"---\n\n{line}")
+    return sources
+
+
+def tagged(metadata):
+    metadata = dict(metadata)
+    metadata["tags"] = [*metadata.get("tags", [])]
+    if TAG not in metadata["tags"]:
+        metadata["tags"].append(TAG)
+    return metadata
+
+
+def with_navigation(nb, name, header, footer):
+    """The notebook's cells with the header above the title and the footer last.
+
+    Every other cell keeps its place, id and content. A footer found elsewhere (cells
+    added after it) moves back to the end.
+    """
+    cells = [copy.deepcopy(cell) for cell in nb.cells]
+    footers = [
+        i for i, cell in enumerate(cells) if is_navigation(cell) and i != title_index(nb, name)
+    ]
+    old_footer = cells[footers[-1]] if footers else None
+    cells = [cell for i, cell in enumerate(cells) if i not in footers]
+    index = title_index(nbformat.v4.new_notebook(cells=cells), name)
+    title_cell = cells[index]
+    lines = title_cell.source.splitlines()
+    heading = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    title_cell.source = "\n".join([header, "", *lines[heading:]])
+    title_cell.metadata = tagged(title_cell.get("metadata", {}))
+    # The id nbstripout would give it, unless another cell holds that one.
+    used = {cell.get("id") for cell in cells}
+    footer_id = next(
+        i
+        for i in (str(len(cells)), old_footer and old_footer.get("id"), FOOTER_ID)
+        if i not in used
+    )
+    footer_cell = nbformat.v4.new_markdown_cell(footer, id=footer_id)
+    footer_cell.metadata = tagged(old_footer.get("metadata", {}) if old_footer else {})
+    return [*cells, footer_cell]
+
+
+def same_cells(old, new):
+    def key(cell):
+        return (cell.cell_type, cell.get("id"), cell.source, cell.get("metadata", {}))
+
+    return [key(c) for c in old] == [key(c) for c in new]
+
+
+def update(paths, check=False):
+    """Brings the navigation of every lesson at paths up to date; returns the stale ones."""
+    stale = []
+    for name, (header, footer) in navigation_sources(paths).items():
+        path = next(p for p in paths if p.name == name)
+        # Read again just before writing: other people may be editing the notebook.
+        nb = nbformat.read(path, as_version=4)
+        cells = with_navigation(nb, name, header, footer)
+        if same_cells(nb.cells, cells):
+            continue
+        stale.append(path)
+        if not check:
+            nb.cells = cells
+            nbformat.write(nb, path)
+    return stale
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default=NOTEBOOK_DIR, type=pathlib.Path)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    args = parser.parse_args(argv)
+    stale = update(lessons(args.folder), check=args.check)
+    for path in stale:
+        print(f"{'out of date' if args.check else 'updated'}: {path.name}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
