@@ -1,5 +1,12 @@
 """Noise scales from a privacy budget: how much noise a mechanism needs.
 
+Every calibration here is on the safe side as the package itself evaluates it: the
+Laplace scale b gives ``privacy_loss.laplace(b, sensitivity).max_loss <= epsilon``, and
+the analytic sigma gives ``privacy_loss.gaussian(sigma, sensitivity).delta(epsilon) <=
+delta``. Inputs whose answer lies outside the floats (a sigma beyond 1.8e308, or below
+the smallest positive double) raise a ValueError that says so. Each element of an
+array gets the same answer it would get alone.
+
 Taught in: 05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise.ipynb
 """
 
@@ -8,13 +15,22 @@ from __future__ import annotations
 import numpy as np
 
 from dplearn import _validation as check
-from dplearn.privacy_loss import gaussian_log_delta
+from dplearn.privacy_loss import _RATIO_MAX, _TINY, _gaussian_log_delta
 
 __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
 
 
+def _out_of_range(what, value, **inputs):
+    given = ", ".join(f"{name}={check._describe(np.asarray(v))}" for name, v in inputs.items())
+    return ValueError(f"{what} lies outside the float range ({value}) for {given}")
+
+
 def laplace_scale(epsilon, sensitivity=1.0):
     """Scale b = sensitivity / epsilon of the Laplace mechanism (pure epsilon-DP).
+
+    Exact to the last bit, rounded up where the division rounds down, so that
+    sensitivity / b never exceeds epsilon; every epsilon and sensitivity whose ratio
+    is a positive double.
 
     Args:
       epsilon: privacy budget, > 0.
@@ -22,14 +38,44 @@ def laplace_scale(epsilon, sensitivity=1.0):
     """
     epsilon = check.positive("epsilon", epsilon)
     sensitivity = check.positive("sensitivity", sensitivity)
-    return check.scalar_or_array(sensitivity / epsilon)
+    epsilon, sensitivity = np.broadcast_arrays(epsilon, sensitivity)
+    with np.errstate(over="ignore", under="ignore"):
+        scale = sensitivity / epsilon
+    bad = ~np.isfinite(scale) | (scale == 0)
+    if np.any(bad):
+        raise _out_of_range(
+            "the scale sensitivity / epsilon",
+            "above 1.8e308 or below 5e-324",
+            epsilon=epsilon[bad],
+            sensitivity=sensitivity[bad],
+        )
+    return check.scalar_or_array(_step_up(scale, lambda b: sensitivity / b > epsilon))
+
+
+def _step_up(value, too_small):
+    """Raises each element of value by growing steps while too_small(value) says so.
+
+    A root or a quotient found in floating point may sit a few ulps low; steps of
+    1, 2, 4, ... ulps reach the safe side in a few iterations, and never more than about
+    2100 (from the smallest subnormal to the largest double).
+    """
+    value = np.array(value, dtype=float)
+    step = np.spacing(value)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        low = too_small(value)
+        while np.any(low):
+            value = np.where(low, value + step, value)
+            step = np.where(low, 2.0 * step, step)
+            low = low & too_small(value)
+    return value
 
 
 def gaussian_sigma_classic(epsilon, delta, sensitivity=1.0):
     """The textbook sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon.
 
     Dwork & Roth (2014), Theorem A.1, prove it for epsilon < 1 only; the lessons show
-    with the exact delta where it holds beyond that and where it fails.
+    with the exact delta where it holds beyond that and where it fails. The formula is
+    evaluated to a few ulps for every delta in (0, 1), including subnormal ones.
 
     Args:
       epsilon: privacy budget, > 0.
@@ -39,15 +85,43 @@ def gaussian_sigma_classic(epsilon, delta, sensitivity=1.0):
     epsilon = check.positive("epsilon", epsilon)
     delta = check.probability_open("delta", delta)
     sensitivity = check.positive("sensitivity", sensitivity)
-    return check.scalar_or_array(sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / epsilon)
+    epsilon, delta, sensitivity = np.broadcast_arrays(epsilon, delta, sensitivity)
+    # ln(1.25 / delta) as a difference, so that a tiny delta does not overflow 1.25 / delta.
+    factor = np.sqrt(2.0 * (np.log(1.25) - np.log(delta)))
+    with np.errstate(over="ignore", under="ignore"):
+        # The first order of the three products that neither overflows nor underflows.
+        candidates = [
+            sensitivity * factor / epsilon,
+            sensitivity / epsilon * factor,
+            sensitivity * (factor / epsilon),
+        ]
+    sigma = candidates[-1]
+    for candidate in reversed(candidates[:-1]):
+        sigma = np.where(np.isfinite(candidate) & (candidate > 0), candidate, sigma)
+    bad = ~np.isfinite(sigma) | (sigma == 0)
+    if np.any(bad):
+        raise _out_of_range(
+            "the classic sigma",
+            "above 1.8e308 or below 5e-324",
+            epsilon=epsilon[bad],
+            delta=delta[bad],
+            sensitivity=sensitivity[bad],
+        )
+    return check.scalar_or_array(sigma)
 
 
 def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     """Smallest sigma for which the Gaussian mechanism is (epsilon, delta)-DP.
 
     Solves exact delta(sigma) = delta (Balle & Wang 2018, "Improving the Gaussian
-    mechanism", Theorem 8) in log space, so tiny deltas and large sigmas stay exact.
-    Vectorised: a whole curve over epsilon costs about as much as one point.
+    mechanism", Theorem 8) in log space, so tiny deltas and large sigmas stay exact,
+    then steps sigma up by ulps until ``privacy_loss.gaussian(sigma, sensitivity)``
+    gives a delta (and a log delta) no larger than the target. The result is within a
+    few ulps of the true smallest sigma for every epsilon > 0 and delta in (0, 1) whose
+    sensitivity / sigma lies in [2.2e-308, 1e154] (other inputs raise a ValueError:
+    only a delta below about 1e-308 with a tiny epsilon, or an epsilon above 5e307,
+    fall outside). Vectorised: a whole curve over epsilon costs about as much as one
+    point.
 
     Args:
       epsilon: privacy budget(s), > 0.
@@ -57,50 +131,98 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     epsilon = check.positive("epsilon", epsilon)
     delta = check.probability_open("delta", delta)
     sensitivity = check.positive("sensitivity", sensitivity)
-    epsilon, delta = np.broadcast_arrays(epsilon, delta)
-    # The exact delta depends on sensitivity / sigma only: solve for sensitivity 1.
-    unit = _unit_sigma_analytic(epsilon.ravel(), delta.ravel()).reshape(epsilon.shape)
-    return check.scalar_or_array(sensitivity * unit)
-
-
-def _unit_sigma_analytic(epsilon, delta, max_steps=200):
-    """Root of ln delta(sigma) = ln target in u = ln sigma: Newton, kept in a bracket.
-
-    In u, d ln(delta)/du = -r phi(a) / delta with r = 1/sigma and a = r/2 - epsilon/r
-    (the two Gaussian terms of the derivative combine, as e^epsilon phi(a - r) = phi(a)).
-    A step that leaves the bracket is replaced by bisection, so it always converges.
-    """
+    epsilon, delta, sensitivity = np.broadcast_arrays(epsilon, delta, sensitivity)
+    shape = epsilon.shape
+    epsilon, delta, sensitivity = epsilon.ravel(), delta.ravel(), sensitivity.ravel()
     log_target = np.log(delta)
+    ratio, found = _unit_ratio(epsilon, log_target)
+    if not np.all(found):
+        raise _out_of_range(
+            "the analytic sigma",
+            "sensitivity / sigma would lie outside [2.2e-308, 1e154]",
+            epsilon=epsilon[~found],
+            delta=delta[~found],
+        )
+    with np.errstate(over="ignore", under="ignore"):
+        sigma = sensitivity / ratio
+    bad = ~np.isfinite(sigma) | (sigma == 0)
+    if np.any(bad):
+        raise _out_of_range(
+            "the analytic sigma",
+            "above 1.8e308 or below 5e-324",
+            epsilon=epsilon[bad],
+            delta=delta[bad],
+            sensitivity=sensitivity[bad],
+        )
 
-    def gap(log_sigma):
-        return gaussian_log_delta(epsilon, np.exp(-log_sigma)) - log_target
+    def too_small(sigma):
+        # Exactly as GaussianNoise evaluates it: ratio = sensitivity / sigma.
+        log_delta = _gaussian_log_delta(epsilon, sensitivity / sigma)
+        with np.errstate(under="ignore"):
+            return (log_delta > log_target) | (np.exp(log_delta) > delta)
 
-    # delta falls from 1 to 0 as sigma grows: widen a bracket around the classic sigma.
-    classic = np.log(np.sqrt(2.0 * np.log(1.25 / delta)) / epsilon)
-    lower, upper = classic - 1.0, classic + 1.0
-    while np.any(low := gap(lower) <= 0):
-        lower = np.where(low, lower - 2.0, lower)
-    while np.any(high := gap(upper) > 0):
-        upper = np.where(high, upper + 2.0, upper)
-    log_sigma = (lower + upper) / 2.0
-    for _ in range(max_steps):
-        value = gap(log_sigma)
-        too_little_noise = value > 0
-        lower = np.where(too_little_noise, log_sigma, lower)
-        upper = np.where(too_little_noise, upper, log_sigma)
-        ratio = np.exp(-log_sigma)
-        a = ratio / 2.0 - epsilon / ratio
-        log_slope = np.log(ratio) - a**2 / 2.0 - 0.5 * np.log(2.0 * np.pi) - (value + log_target)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            newton = log_sigma + value / np.exp(log_slope)
-        inside = np.isfinite(newton) & (newton >= lower) & (newton <= upper)
-        step = np.where(inside, newton, (lower + upper) / 2.0)
-        # Converged when the step or the gap is at rounding level (1e-13 in ln delta is
-        # 1e-12 in delta); steps of a few ulps can otherwise go on forever.
-        done = (
-            np.abs(step - log_sigma) <= 4 * np.finfo(float).eps * np.maximum(1.0, np.abs(step))
-        ) | (np.abs(value) <= 1e-13 * np.maximum(1.0, np.abs(log_target)))
-        log_sigma = np.where(np.abs(value) == 0, log_sigma, step)
-        if np.all(done):
-            break
-    return np.exp(log_sigma)
+    sigma = _step_up(sigma, too_small)
+    return check.scalar_or_array(sigma.reshape(shape))
+
+
+# The unit-sensitivity ratio r = 1 / sigma is searched in [_TINY, _RATIO_MAX] (in ln r).
+_LOG_RATIO_LOW, _LOG_RATIO_HIGH = np.log(_TINY), np.log(_RATIO_MAX)
+
+
+def _unit_ratio(epsilon, log_target, max_steps=200):
+    """Root r of ln delta(epsilon, r) = log_target in v = ln r: Newton, kept in a bracket.
+
+    delta grows with r from 0 to 1, and d ln(delta)/dv = r phi(a) / delta with
+    a = r/2 - epsilon/r (the two Gaussian terms of the derivative combine, as
+    e^epsilon phi(a - r) = phi(a)). The bracket is the whole range [ln 2.2e-308, ln 1e154],
+    fixed and finite; a Newton step that leaves it is replaced by bisection, so every
+    element converges within about 100 steps. An element stops when its own step is at
+    rounding level and is then left alone, so that it gets the same root alone or inside
+    an array.
+
+    Returns:
+      (r, found): found is False where the root lies outside the bracket.
+    """
+
+    def gap(v, where):
+        return _gaussian_log_delta(epsilon[where], np.exp(v)) - log_target[where]
+
+    size = epsilon.size
+    everywhere = np.ones(size, dtype=bool)
+    lower = np.full(size, _LOG_RATIO_LOW)
+    upper = np.full(size, _LOG_RATIO_HIGH)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        found = (gap(lower, everywhere) <= 0) & (gap(upper, everywhere) >= 0)
+        # Start from the larger of two lower bounds on r: the classic calibration's
+        # (a valid sigma for epsilon < 1) and delta(0, r) <= r / sqrt(2 pi).
+        classic = np.log(epsilon) - 0.5 * np.log(2.0 * (np.log(1.25) - log_target))
+        start = np.maximum(classic, log_target + 0.5 * np.log(2.0 * np.pi))
+        v = np.clip(start, lower, upper)
+        active = found.copy()
+        for _ in range(max_steps):
+            if not np.any(active):
+                break
+            index = np.flatnonzero(active)
+            here = v[index]
+            value = gap(here, index)
+            too_much = value > 0
+            lower[index] = np.where(too_much, lower[index], here)
+            upper[index] = np.where(too_much, here, upper[index])
+            ratio = np.exp(here)
+            a = ratio / 2.0 - epsilon[index] / ratio
+            log_slope = (
+                here - a * a / 2.0 - 0.5 * np.log(2.0 * np.pi) - (value + log_target[index])
+            )
+            newton = here - value / np.exp(log_slope)
+            low, high = lower[index], upper[index]
+            inside = np.isfinite(newton) & (newton > low) & (newton < high)
+            step = np.where(inside, newton, (low + high) / 2.0)
+            rounding = 4.0 * np.spacing(np.maximum(np.abs(low), np.abs(high)))
+            done = (
+                (value == 0)
+                | (np.abs(step - here) <= rounding)
+                | (high - low <= rounding)
+            )
+            v[index] = np.where(value == 0, here, step)
+            active[index] = ~done
+    return np.exp(v), found
