@@ -3,11 +3,11 @@
 The bar reads "← previous · Contents · next →": it links the neighbouring notebooks (found
 by file name, NN-verb-phrase.ipynb, in number order, and named by the first heading of
 each) and the README's table of lessons. It stands on the first line of the title cell,
-above the "# NN · Title" heading, and alone in the notebook's last cell. Both cells are
-tagged "navigation"; the script rewrites nothing else (in the title cell, only the lines
-above the heading), and it writes a notebook only when its bar changes, so running it
-twice changes nothing. A new lesson gets its bar, and its neighbours their link to it,
-by running it again:
+above the "# NN · Title" heading, and alone in the notebook's last cell, which is tagged
+"navigation" (the title cell is not: other tools insert cells before that tag). The script
+rewrites nothing else (in the title cell, only the lines above the heading), and it writes
+a notebook only when its bar changes, so running it twice changes nothing. A new lesson
+gets its bar, and its neighbours their link to it, by running it again:
 
     python tools/lesson_navigation.py           # rewrite what is out of date
     python tools/lesson_navigation.py --check   # exit 1, naming the notebooks, if any is
@@ -87,11 +87,14 @@ def navigation_sources(paths):
     return sources
 
 
-def tagged(metadata):
+def tagged(metadata, tag=True):
+    """A copy of a cell's metadata with the navigation tag added (or taken away)."""
     metadata = dict(metadata)
-    metadata["tags"] = [*metadata.get("tags", [])]
-    if TAG not in metadata["tags"]:
-        metadata["tags"].append(TAG)
+    tags = [t for t in metadata.get("tags", []) if t != TAG] + ([TAG] if tag else [])
+    if tags:
+        metadata["tags"] = tags
+    else:
+        metadata.pop("tags", None)
     return metadata
 
 
@@ -112,7 +115,7 @@ def with_navigation(nb, name, header, footer):
     lines = title_cell.source.splitlines()
     heading = next(i for i, line in enumerate(lines) if line.startswith("# "))
     title_cell.source = "\n".join([header, "", *lines[heading:]])
-    title_cell.metadata = tagged(title_cell.get("metadata", {}))
+    title_cell.metadata = tagged(title_cell.get("metadata", {}), tag=False)
     # The id nbstripout would give it, unless another cell holds that one.
     used = {cell.get("id") for cell in cells}
     footer_id = next(
