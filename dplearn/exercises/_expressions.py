@@ -1,0 +1,166 @@
+"""A small, safe reader for answers typed as text: numbers and formulas, never Python code.
+
+A learner types ``0.0106``, ``1e-5``, ``ln(3) / 2``, ``10^-5`` or, for a function
+exercise, ``Phi(1/(2*sigma) - epsilon*sigma)`` or ``lambda epsilon, sigma: ...``. The
+text is parsed with ``ast`` and only arithmetic (+ - * / ** and ^ for powers), numbers,
+the names below and the exercise's own parameters are accepted; everything else
+(attributes, subscripts, strings, imports, keyword arguments) is refused with a message
+that says what was not understood. Nothing is passed to ``eval``.
+
+Functions: exp, ln (= log), log10, log2, log1p, expm1, sqrt, abs, floor, ceil, min, max,
+Phi (the standard normal CDF), erf, erfc. Constants: pi, e, inf.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+
+import numpy as np
+from scipy import special
+
+__all__ = ["NotReadable", "FUNCTIONS", "CONSTANTS", "read_number", "read_function"]
+
+MAX_LENGTH = 400
+
+FUNCTIONS = {
+    "exp": (np.exp, 1),
+    "ln": (np.log, 1),
+    "log": (np.log, 1),
+    "log10": (np.log10, 1),
+    "log2": (np.log2, 1),
+    "log1p": (np.log1p, 1),
+    "expm1": (np.expm1, 1),
+    "sqrt": (np.sqrt, 1),
+    "abs": (np.abs, 1),
+    "floor": (np.floor, 1),
+    "ceil": (np.ceil, 1),
+    "min": (np.minimum, 2),
+    "max": (np.maximum, 2),
+    "Phi": (special.ndtr, 1),
+    "erf": (special.erf, 1),
+    "erfc": (special.erfc, 1),
+}
+CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}
+
+_OPERATORS = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.divide,
+    ast.Pow: np.power,
+}
+_REPLACEMENTS = {"−": "-", "–": "-", "×": "*", "·": "*", "^": "**", "÷": "/"}
+
+
+class NotReadable(ValueError):
+    """The text is not a number or formula this reader understands; the message says why."""
+
+
+def _normalise(text):
+    if not isinstance(text, str):
+        raise NotReadable(f"expected text, got {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise NotReadable("the answer is empty")
+    if len(text) > MAX_LENGTH:
+        raise NotReadable(f"the answer is longer than {MAX_LENGTH} characters")
+    if re.fullmatch(r"[+-]?\d+,\d+", text):
+        raise NotReadable(f"write {text!r} with a decimal point: {text.replace(',', '.')}")
+    for symbol, replacement in _REPLACEMENTS.items():
+        text = text.replace(symbol, replacement)
+    return text
+
+
+def _compile(node, parameters):
+    """A function of the parameter values for one node of the parsed formula."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            raise NotReadable(f"{node.value!r} is not a number")
+        value = np.float64(node.value)
+        return lambda values: value
+    if isinstance(node, ast.Name):
+        if node.id in parameters:
+            index = parameters.index(node.id)
+            return lambda values: values[index]
+        if node.id in CONSTANTS:
+            value = np.float64(CONSTANTS[node.id])
+            return lambda values: value
+        known = ", ".join(parameters) if parameters else "none here"
+        raise NotReadable(f"unknown name {node.id!r} (the variables are: {known})")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        operand = _compile(node.operand, parameters)
+        if isinstance(node.op, ast.USub):
+            return lambda values: -operand(values)
+        return operand
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        operator = _OPERATORS[type(node.op)]
+        left, right = _compile(node.left, parameters), _compile(node.right, parameters)
+        return lambda values: operator(left(values), right(values))
+    if isinstance(node, ast.Call):
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in FUNCTIONS:
+            raise NotReadable(
+                f"unknown function {ast.unparse(node.func)!r} (known: {', '.join(FUNCTIONS)})"
+            )
+        function, arity = FUNCTIONS[name]
+        if node.keywords or len(node.args) != arity:
+            raise NotReadable(f"{name} takes {arity} argument{'s' if arity > 1 else ''}")
+        arguments = [_compile(argument, parameters) for argument in node.args]
+        return lambda values: function(*(argument(values) for argument in arguments))
+    raise NotReadable(f"{ast.unparse(node)!r} is not arithmetic this box understands")
+
+
+def _parse(text):
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise NotReadable(f"{text!r} is not a formula (check the brackets and operators)") from None
+
+
+def _evaluate(compiled, values):
+    with np.errstate(all="ignore"):
+        return float(compiled(tuple(np.float64(value) for value in values)))
+
+
+def read_number(text):
+    """The value of a typed number or formula such as ``1e-5`` or ``ln(3)/2``.
+
+    Raises:
+      NotReadable: the text is not arithmetic on numbers, functions and constants.
+    """
+    compiled = _compile(_parse(_normalise(text)), ())
+    return _evaluate(compiled, ())
+
+
+def read_function(text, parameters):
+    """A Python function of ``parameters`` from a typed formula or ``lambda``.
+
+    The formula uses the parameter names (``exp(-epsilon * t)``); a ``lambda`` may name
+    them differently but must take as many.
+
+    Raises:
+      NotReadable: the text is not such a formula.
+    """
+    parameters = tuple(parameters)
+    node = _parse(_normalise(text))
+    names = parameters
+    if isinstance(node, ast.Lambda):
+        arguments = node.args
+        if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.defaults:
+            raise NotReadable("write the lambda with plain arguments only")
+        names = tuple(argument.arg for argument in arguments.posonlyargs + arguments.args)
+        if len(names) != len(parameters):
+            raise NotReadable(
+                f"the function takes {len(parameters)} argument(s) ({', '.join(parameters)}), "
+                f"this lambda takes {len(names)}"
+            )
+        node = node.body
+    compiled = _compile(node, names)
+
+    def function(*values):
+        return _evaluate(compiled, values)
+
+    function.__doc__ = f"The formula {text.strip()!r} of {', '.join(parameters)}."
+    return function

@@ -1,0 +1,143 @@
+"""The answer box of one exercise: an input, Check, the feedback, and the worked solution.
+
+CSS classes, for styling and for the browser tests: the root carries ``dplearn-exercise``
+and ``dplearn-exercise-NN-short-name``; the input ``dplearn-answer``; the buttons
+``dplearn-check`` and ``dplearn-show-solution``; the feedback ``dplearn-feedback`` plus,
+after a check, ``dplearn-correct`` or ``dplearn-incorrect`` (with ``dplearn-hint-<id>``
+for an anticipated mistake) or ``dplearn-no-answer``; the solution area
+``dplearn-solution``.
+
+Taught in: the "Exercises" section of every lesson notebook.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from dplearn import exercises
+
+__all__ = ["ExerciseBox"]
+
+_MARKS = {
+    exercises.CORRECT: ("✔ Correct.", "#1a7f37"),
+    exercises.MISTAKE: ("✘ Not yet.", "#b35900"),
+    exercises.NOT_YET: ("✘ Not yet.", "#b35900"),
+    exercises.NO_ANSWER: ("… No answer yet.", "#57606a"),
+}
+
+
+def _feedback_classes(result):
+    if result.status == exercises.CORRECT:
+        return ("dplearn-feedback", "dplearn-correct")
+    if result.status == exercises.NO_ANSWER:
+        return ("dplearn-feedback", "dplearn-no-answer")
+    classes = ("dplearn-feedback", "dplearn-incorrect")
+    if result.hint:
+        classes += (f"dplearn-hint-{result.hint}",)
+    return classes
+
+
+def _help(exercise):
+    if exercise.kind == "choice":
+        return "Choose one option, then press <b>Check</b>."
+    if exercise.kind == "function":
+        names = ", ".join(exercise.parameters)
+        return (
+            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, Phi, ^ for powers) and "
+            "press <b>Check</b>; in JupyterLab you can also pass a Python function to "
+            "<code>check(...)</code> in the cell below."
+        )
+    return (
+        f"Type {html.escape(exercise.answer_help())} (exp, ln, sqrt, Phi, ^ for powers), "
+        "then press <b>Check</b> or Enter."
+    )
+
+
+class ExerciseBox(widgets.VBox):
+    """The answer box; ``answer`` is the input, ``check_button`` runs the check."""
+
+    def __init__(self, exercise):
+        self.exercise = exercise
+        if exercise.kind == "choice":
+            self.answer = widgets.RadioButtons(
+                options=[
+                    (f"({letter}) {text}", letter) for letter, text in exercise.options.items()
+                ],
+                value=None,
+                layout=widgets.Layout(width="auto"),
+            )
+        else:
+            placeholder = (
+                f"{exercise.signature} = …" if exercise.kind == "function" else "your answer"
+            )
+            self.answer = widgets.Text(
+                placeholder=placeholder,
+                continuous_update=False,
+                layout=widgets.Layout(width="28em"),
+            )
+            # Enter (or leaving the box) sends the value: check it, as the button does.
+            self.answer.observe(lambda change: self.run_check(), names="value")
+        self.answer.add_class("dplearn-answer")
+        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.check_button.add_class("dplearn-check")
+        self.check_button.on_click(lambda button: self.run_check())
+        self.feedback = widgets.HTMLMath(value="")
+        self.feedback.add_class("dplearn-feedback")
+        self.solution_button = widgets.Button(
+            description="Show solution",
+            disabled=exercise.id not in exercises._ATTEMPTED,
+            tooltip="The worked solution opens after your first attempt.",
+        )
+        self.solution_button.add_class("dplearn-show-solution")
+        self.solution_button.on_click(lambda button: self.show_solution())
+        self.solution_area = widgets.Output()
+        self.solution_area.add_class("dplearn-solution")
+        self.result = None
+        guide = widgets.HTML(f"<span style='color:#57606a'>{_help(exercise)}</span>")
+        super().__init__(
+            [
+                guide,
+                widgets.HBox([self.answer, self.check_button]),
+                self.feedback,
+                self.solution_button,
+                self.solution_area,
+            ]
+        )
+        self.add_class("dplearn-exercise")
+        self.add_class(exercise.css_class)
+
+    def run_check(self):
+        """Checks what the input holds and shows the feedback; returns the ``Result``."""
+        result = self.exercise.check(self.answer.value)
+        exercises.note_attempt(result)
+        mark, colour = _MARKS[result.status]
+        self.feedback.value = (
+            f"<span style='color:{colour}'><b>{mark}</b> {html.escape(result.message)}</span>"
+        )
+        self.feedback._dom_classes = _feedback_classes(result)
+        if result.attempted:
+            self.solution_button.disabled = False
+        self.result = result
+        return result
+
+    def show_solution(self):
+        """Shows the worked solution, once an answer was checked."""
+        if self.exercise.id not in exercises._ATTEMPTED:
+            return
+        from IPython.display import Markdown
+
+        self.solution_area.clear_output()
+        self.solution_area.append_display_data(
+            Markdown(f"**Worked solution.** {self.exercise.solution}")
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        # Where widgets cannot run (a static copy of the page), say how to answer.
+        bundle["text/plain"] = (
+            f"Answer box of exercise {self.exercise.id}: run the notebook to use it, or answer "
+            f'from code with check("{self.exercise.id}", answer).'
+        )
+        return bundle

@@ -1,0 +1,439 @@
+"""The exercise banks and their checker, in this process (no kernel, no browser).
+
+For every exercise of every bank: the reference is accepted; each anticipated mistake's
+answer gets exactly its own hint; far-off answers, junk, None and NaN are not correct and
+never raise; every wrong option of a choice is incorrect; a constant function fails a
+function exercise; the reference and the mistakes are told apart under the tolerance.
+Then the answer box, the solution gate, the grader's side channel, the safe formula
+reader, and the Exercises sections of the notebooks (as the banks write them, with no
+reference value or solution text inside).
+"""
+
+import json
+import math
+import pathlib
+import re
+
+import nbformat
+import numpy as np
+import pytest
+
+from dplearn import exercises
+from dplearn.exercises import _expressions, notebook
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ALL = exercises.load_all()
+IDS = list(ALL)
+BY_KIND = {kind: [key for key in IDS if ALL[key].kind == kind] for kind in exercises.KINDS}
+JUNK = [
+    None,
+    "",
+    "   ",
+    "abc",
+    "1,5",
+    "__import__('os').system('true')",
+    "open('x').read()",
+    "x.y",
+    "[1, 2]",
+    "'text'",
+    "1 +",
+    float("nan"),
+    np.nan,
+    [],
+    [1.0, 2.0],
+    {},
+    object(),
+    True,
+    1 + 2j,
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_attempts():
+    """Each test starts as a new kernel would: nothing attempted."""
+    exercises._ATTEMPTED.clear()
+    yield
+    exercises._ATTEMPTED.clear()
+
+
+def lesson_notebook(lesson):
+    return next((path for path in NOTEBOOKS if path.name.startswith(f"{lesson:02d}-")), None)
+
+
+# ------------------------------------------------------------------ the collection
+
+
+def test_every_lesson_with_a_notebook_has_at_least_three_exercises():
+    lessons = {notebook.lesson_of(path) for path in NOTEBOOKS}
+    counts = {
+        lesson: sum(1 for item in ALL.values() if item.lesson == lesson) for lesson in lessons
+    }
+    banked = {lesson: count for lesson, count in counts.items() if count}
+    assert banked, "no exercise bank found"
+    assert all(count >= 3 for count in banked.values()), banked
+
+
+def test_the_collection_has_all_three_kinds():
+    assert all(BY_KIND[kind] for kind in exercises.KINDS), {k: len(v) for k, v in BY_KIND.items()}
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_id_kind_and_texts(exercise_id):
+    exercise = ALL[exercise_id]
+    assert re.fullmatch(r"\d\d\.[a-z0-9]+(-[a-z0-9]+)*", exercise.id)
+    assert exercise.kind in exercises.KINDS
+    assert exercise.title and exercise.question
+    # A worked solution reads as a derivation: formulas, more than a number.
+    assert "$" in exercise.solution and len(exercise.solution) > 200, exercise.solution
+    assert len(exercise.mistakes) >= 2
+    assert exercise.css_class == "dplearn-exercise-" + exercise_id.replace(".", "-")
+
+
+def test_unknown_id_is_a_clear_error():
+    with pytest.raises(ValueError, match="02.delta-tow"):
+        exercises.check("02.delta-tow", 1.0)
+
+
+# --------------------------------------------------------------- references, mistakes
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_reference_is_correct(exercise_id):
+    exercise = ALL[exercise_id]
+    result = exercise.check(exercise.reference())
+    assert result.correct and result.hint is None, result
+    if exercise.kind == "function":
+        # The formula a learner would type agrees with the package's computation.
+        assert exercise.check(exercise.source).correct, exercise.source
+        outputs = exercise.reference_outputs()
+        assert not any(math.isnan(value) for value in outputs), outputs
+    if exercise.kind == "number":
+        assert not math.isnan(exercise.reference())
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_each_mistake_gets_exactly_its_hint(exercise_id):
+    exercise = ALL[exercise_id]
+    for item in exercise.mistakes:
+        result = exercise.check(item.answer())
+        assert not result.correct, (item.id, result)
+        assert result.hint == item.id, (item.id, result)
+        assert result.message == item.message
+        if exercise.kind == "function":
+            # The typed formula and the wrong computation are the same mistake.
+            assert exercise.check(item.compute).hint == item.id
+
+
+def _number_value(exercise, answer):
+    return exercise.reference() if answer is None else float(answer)
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["number"])
+def test_reference_and_mistakes_are_told_apart(exercise_id):
+    exercise = ALL[exercise_id]
+    values = [exercise.reference()] + [float(item.compute()) for item in exercise.mistakes]
+    for first, a in enumerate(values):
+        for b in values[first + 1 :]:
+            assert not exercise.tolerance.accepts(a, b) and not exercise.tolerance.accepts(b, a), (
+                values
+            )
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["function"])
+def test_function_mistakes_differ_from_the_reference(exercise_id):
+    exercise = ALL[exercise_id]
+    outputs = [exercise.reference_outputs()] + [
+        [float(item.compute(*case)) for case in exercise.cases] for item in exercise.mistakes
+    ]
+    for first, a in enumerate(outputs):
+        for b in outputs[first + 1 :]:
+            assert not all(exercise.tolerance.accepts(x, y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_hints_do_not_give_the_answer_away(exercise_id):
+    exercise = ALL[exercise_id]
+    if exercise.kind != "number":
+        return
+    value = exercise.reference()
+    for item in exercise.mistakes:
+        for shown in {f"{value:.3g}", f"{value:.4g}"}:
+            if len(shown.replace(".", "").strip("0-")) >= 2:
+                assert shown not in item.message, (item.id, shown)
+
+
+# ------------------------------------------------------------------ bad answers
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_junk_none_and_nan_are_not_correct_and_do_not_raise(exercise_id):
+    exercise = ALL[exercise_id]
+    for answer in JUNK:
+        result = exercise.check(answer)
+        assert not result.correct, (answer, result)
+        assert result.status in ("no-answer", "not-yet"), (answer, result)
+        assert result.message
+    for answer in (None, "", float("nan")):
+        assert exercise.check(answer).status == "no-answer"
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["number"])
+def test_far_off_numbers_are_not_yet(exercise_id):
+    exercise = ALL[exercise_id]
+    value = exercise.reference()
+    for far in (value * 1000 + 7.0, -abs(value) - 3.0, 1e300, -1e300, math.inf, -math.inf):
+        result = exercise.check(far)
+        assert result.status == "not-yet", (far, result)
+        assert exercise.tolerance.describe() in result.message
+        # A far-off answer typed as text is read as a number, too.
+        assert exercise.check(repr(far) if math.isfinite(far) else "-inf").status == "not-yet"
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["number"])
+def test_numbers_are_read_from_text_and_numpy(exercise_id):
+    exercise = ALL[exercise_id]
+    value = exercise.reference()
+    for answer in (f"{value!r}", np.float64(value), np.array([value]), f"  {value!r} "):
+        assert exercise.check(answer).correct, answer
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["choice"])
+def test_every_wrong_option_is_incorrect_and_letters_are_forgiving(exercise_id):
+    exercise = ALL[exercise_id]
+    assert len(exercise.options) >= 3
+    for letter, text in exercise.options.items():
+        result = exercise.check(letter)
+        assert result.correct == (letter == exercise.answer)
+        assert exercise.check(f"({letter.upper()})").status == result.status
+        assert exercise.check(text).status == result.status
+        if letter != exercise.answer:
+            assert result.hint is not None
+    assert exercise.check("z").status == "no-answer"
+    assert exercise.check(3).status == "no-answer"
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["function"])
+def test_constant_and_broken_functions_fail(exercise_id):
+    exercise = ALL[exercise_id]
+    outputs = exercise.reference_outputs()
+    finite = [value for value in outputs if math.isfinite(value)]
+    for constant in (0.0, 0.5, 1.0, float(np.median(finite)), outputs[0]):
+        result = exercise.check(lambda *args, constant=constant: constant)
+        assert result.status == "not-yet", (constant, result)
+        assert exercise.check(f"{constant!r}").status != "correct"
+    arity = len(exercise.parameters)
+    broken = [
+        lambda *args: 1 / 0,
+        lambda *args: float("nan"),
+        lambda *args: "text",
+        lambda *args: [1.0, 2.0],
+        lambda *args: None,
+        lambda: 1.0,  # too few arguments
+        lambda *args: exercise.compute(*args) * 1.01,
+    ]
+    for candidate in broken:
+        result = exercise.check(candidate)
+        assert result.status == "not-yet", result
+        assert result.message.startswith("At "), result.message
+    assert exercise.check(1.5).status == "no-answer"
+    wrong_lambda = "lambda " + ", ".join(f"x{i}" for i in range(arity + 1)) + ": 1"
+    assert exercise.check(wrong_lambda).status == "no-answer"
+
+
+# ------------------------------------------------------------- solutions and widget
+
+
+def test_solution_opens_only_after_an_attempt():
+    exercise_id = IDS[0]
+    exercise = ALL[exercise_id]
+    refused = str(exercises.solution(exercise_id))
+    assert exercise.solution not in refused and "after your first attempt" in refused
+    exercises.check(exercise_id, None)  # no answer is no attempt
+    assert exercise.solution not in str(exercises.solution(exercise_id))
+    exercises.check(exercise_id, exercise.mistakes[0].answer())
+    shown = exercises.solution(exercise_id)
+    assert str(shown) == exercise.solution and shown._repr_markdown_() == exercise.solution
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_answer_box_feedback_classes_and_solution(exercise_id):
+    exercise = ALL[exercise_id]
+    box = exercise.widget()
+    assert {"dplearn-exercise", exercise.css_class} <= set(box._dom_classes)
+    assert box.solution_button.disabled
+    box.check_button.click()  # nothing chosen or typed yet
+    assert "dplearn-no-answer" in box.feedback._dom_classes
+    assert box.solution_button.disabled
+
+    def enter(answer):
+        # The box holds what a learner types or chooses: text, or an option's letter.
+        box.answer.value = answer if exercise.kind != "number" else f"{float(answer)!r}"
+        box.check_button.click()
+        return set(box.feedback._dom_classes)
+
+    item = exercise.mistakes[0]
+    classes = enter(item.answer())
+    assert {"dplearn-feedback", "dplearn-incorrect", f"dplearn-hint-{item.id}"} <= classes
+    assert "dplearn-correct" not in classes
+    assert not box.solution_button.disabled
+    reference = exercise.source if exercise.kind == "function" else exercise.reference()
+    classes = enter(reference)
+    assert "dplearn-correct" in classes and not any(c.startswith("dplearn-hint") for c in classes)
+    assert box.result.correct
+    box.solution_button.click()
+    shown = box.solution_area.outputs
+    assert shown and exercise.solution in shown[0]["data"]["text/markdown"]
+    assert exercise.id in box._repr_mimebundle_()["text/plain"]
+
+
+def test_box_opens_its_solution_when_answered_from_code_first():
+    exercise_id = IDS[0]
+    exercises.check(exercise_id, ALL[exercise_id].reference())
+    assert not exercises.show(exercise_id).solution_button.disabled
+
+
+# ----------------------------------------------------------- the grader's side channel
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_recorded_answers_are_rechecked_the_same(exercise_id, tmp_path, monkeypatch):
+    exercise = ALL[exercise_id]
+    record = tmp_path / "answers.jsonl"
+    monkeypatch.setenv(exercises.RECORD_VARIABLE, str(record))
+    answers = [None, "junk", exercise.reference()] + [m.answer() for m in exercise.mistakes]
+    results = [exercises.check(exercise_id, answer) for answer in answers]
+    lines = record.read_text().splitlines()
+    assert len(lines) == len(answers)
+    for line, result in zip(lines, results, strict=True):
+        entry = json.loads(line)
+        assert entry["id"] == exercise_id and entry["status"] == result.status
+        again = exercise.check_recorded(entry["answer"])
+        assert (again.status, again.hint) == (result.status, result.hint) or (
+            result.status == "no-answer" and again.status == "no-answer"
+        )
+
+
+def test_nothing_is_recorded_without_the_variable(tmp_path, monkeypatch):
+    monkeypatch.delenv(exercises.RECORD_VARIABLE, raising=False)
+    monkeypatch.chdir(tmp_path)
+    exercises.check(IDS[0], 1.0)
+    assert not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------------ formula reader
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0.0106", 0.0106),
+        ("1e-5", 1e-5),
+        ("10^-5", 1e-5),
+        ("ln(3)", math.log(3)),
+        ("log(3) / 2", math.log(3) / 2),
+        ("−2 × 3", -6.0),
+        ("2·3 ÷ 4", 1.5),
+        ("sqrt(2*ln(1.25/1e-5))", math.sqrt(2 * math.log(1.25e5))),
+        ("Phi(0)", 0.5),
+        ("exp(1) - e", 0.0),
+        ("max(1, 2) + min(3, 4)", 5.0),
+        ("9**9**9", math.inf),
+        ("1/0", math.inf),
+    ],
+)
+def test_formula_reader_reads_numbers(text, value):
+    assert _expressions.read_number(text) == pytest.approx(value, rel=1e-12, abs=1e-300)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__import__('os')",
+        "().__class__",
+        "x[0]",
+        "'abc'",
+        "exp(x=1)",
+        "lambda: 1",
+        "[1]",
+        "1 if 2 else 3",
+        "a",
+        "max(1)",
+        "x" * 500,
+        "3,14",
+        "True",
+    ],
+)
+def test_formula_reader_refuses_what_is_not_arithmetic(text):
+    with pytest.raises(_expressions.NotReadable):
+        _expressions.read_number(text)
+
+
+def test_formula_reader_makes_functions():
+    square = _expressions.read_function("epsilon^2 + t", ("epsilon", "t"))
+    assert square(3.0, 1.0) == 10.0
+    renamed = _expressions.read_function("lambda a, b: a - b", ("epsilon", "t"))
+    assert renamed(3.0, 1.0) == 2.0
+    for bad in ("lambda a: a", "lambda *a: 1", "epsilon + s", "lambda a, b=1: a"):
+        with pytest.raises(_expressions.NotReadable):
+            _expressions.read_function(bad, ("epsilon", "t"))
+
+
+# ---------------------------------------------------------------- notebook sections
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_notebook_section_is_the_banks(path):
+    lesson = notebook.lesson_of(path)
+    if not any(item.lesson == lesson for item in ALL.values()):
+        pytest.skip(f"lesson {lesson:02d} has no bank yet")
+    nb = nbformat.read(path, as_version=4)
+    found = [cell for cell in nb.cells if notebook.is_section_cell(cell)]
+    expected = notebook.section_cells(lesson)
+    fix = f"run: python -m dplearn.exercises sync {path.relative_to(ROOT)}"
+    assert [(c.id, c.cell_type, c.source, c.metadata.get("tags")) for c in found] == [
+        (c.id, c.cell_type, c.source, c.metadata.get("tags")) for c in expected
+    ], fix
+    indices = [index for index, cell in enumerate(nb.cells) if notebook.is_section_cell(cell)]
+    assert indices == list(range(indices[0], indices[0] + len(indices))), "section is split"
+    after = nb.cells[indices[-1] + 1 :]
+    assert all("navigation" in cell.metadata.get("tags", []) for cell in after), (
+        "only a navigation footer may follow the exercises"
+    )
+    heading = [c for c in nb.cells if c.cell_type == "markdown" and "## Exercises" in c.source]
+    assert len(heading) == 1, "one Exercises heading, the section's"
+    for exercise_id, cell in notebook.answer_cells(nb).items():
+        assert cell.source.startswith("answer = None"), exercise_id
+
+
+def _decimal_forms(value):
+    if not math.isfinite(value) or value == round(value):
+        return set()  # whole numbers and infinities appear in any prose
+    forms = {f"{value:.3g}", f"{value:.4g}", f"{value:.5g}"}
+    # Only forms with at least three significant digits are telling.
+    return {form for form in forms if len(re.sub(r"[^0-9]", "", form).lstrip("0")) >= 3}
+
+
+def _solution_phrases(text):
+    plain = re.sub(r"\s+", " ", text)
+    return [part.strip() for part in re.split(r"[.:;]\s", plain) if len(part.strip()) >= 40]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_no_reference_value_or_solution_in_the_notebook(path):
+    raw = path.read_text(encoding="utf-8")
+    nb = nbformat.read(path, as_version=4)
+    sources = "\n".join(cell.source for cell in nb.cells)
+    text = raw + "\n" + re.sub(r"\s+", " ", sources)
+    for exercise in ALL.values():
+        if exercise.kind == "number":
+            for form in _decimal_forms(exercise.reference()):
+                assert form not in text, f"{path.name} shows {exercise.id}'s answer {form}"
+        if exercise.kind == "choice":
+            right = exercise.options[exercise.answer]
+            assert exercise.praise not in text or not exercise.praise
+            assert f"answer = {exercise.answer!r}" not in text and f'"{right}"' not in raw
+        if exercise.kind == "function":
+            assert exercise.source not in text, f"{path.name} shows {exercise.id}'s formula"
+        for phrase in _solution_phrases(exercise.solution):
+            assert phrase not in text, f"{path.name} holds {exercise.id}'s solution: {phrase!r}"
