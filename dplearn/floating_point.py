@@ -55,6 +55,24 @@ __all__ = [
 #: Number of distinct values of ``Generator.random()``: k * 2**-53 for k in [0, 2**53).
 DRAW_COUNT = 2**53
 _UNIT = 2.0**-53
+# The textbook sampler's largest noise, in scales: -ln(2**-52) = 36.04 at the last draw.
+_MOST_SCALES = 37.0
+_LARGEST = np.finfo(float).max
+#: Most draws a window (and a neighbour's matching draws) may hold: about 0.1 s of work.
+MAX_WINDOW = 2**16
+_MAX_MATCHING_DRAWS = 2**20
+#: Largest scale (and sigma**2 = MAX_SCALE**2) of the exact samplers: their int64 output
+#: holds 40 scales of noise.
+MAX_SCALE = 2**50
+
+
+def _check_room(value, scale):
+    """value +- 37 scales (the textbook sampler's reach) must stay below 1.8e308."""
+    if not abs(value) + _MOST_SCALES * scale <= _LARGEST:
+        raise ValueError(
+            f"scale must keep value +- 37 scales below 1.8e308, got scale={scale!r} "
+            f"with value={value!r}"
+        )
 
 
 def post_noisy_digit(uniform, sensitivity=1.0, epsilon=1.0):
@@ -71,10 +89,17 @@ def post_noisy_digit(uniform, sensitivity=1.0, epsilon=1.0):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    beta = float(check.positive("sensitivity", sensitivity)) / float(
-        check.positive("epsilon", epsilon)
-    )
-    uniform = np.asarray(uniform, dtype=float)
+    sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    beta = sensitivity / epsilon
+    if not _MOST_SCALES * beta <= _LARGEST:
+        raise ValueError(
+            f"epsilon must keep 37 * sensitivity / epsilon below 1.8e308, got "
+            f"epsilon={epsilon!r} with sensitivity={sensitivity!r}"
+        )
+    uniform = check.number("uniform", uniform)
+    if np.any(~(np.abs(uniform) <= 0.5)):
+        raise ValueError(f"uniform must lie in [-1/2, 1/2], got {uniform!r}")
     with np.errstate(divide="ignore", invalid="ignore"):
         noisy = 0.0 - beta * np.sign(uniform) * np.log(1.0 - 2 * np.abs(uniform))
         return check.scalar_or_array(np.rint(noisy))
@@ -105,8 +130,9 @@ def textbook_laplace(value, scale, draws):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    value = float(check.finite("value", value))
-    scale = float(check.positive("scale", scale))
+    value = check.finite("value", value, scalar=True)
+    scale = check.positive("scale", scale, scalar=True)
+    _check_room(value, scale)
     return _textbook_outputs(value, scale, _draw_array(draws))
 
 
@@ -128,9 +154,10 @@ def first_draw_at_least(value, scale, outputs):
       scale: Laplace scale, > 0.
       outputs: doubles (array).
     """
-    outputs = np.asarray(outputs, dtype=float)
-    value = float(check.finite("value", value))
-    scale = float(check.positive("scale", scale))
+    outputs = _check_outputs(outputs)
+    value = check.finite("value", value, scalar=True)
+    scale = check.positive("scale", scale, scalar=True)
+    _check_room(value, scale)
     # Start from the draw the exact inverse CDF points to and keep that bracket where it
     # provably holds (output below the target at low - 1, at least the target at high);
     # elsewhere search all draws. This only saves time: the bisection decides.
@@ -156,12 +183,19 @@ def first_draw_at_least(value, scale, outputs):
     return low
 
 
+def _check_outputs(outputs):
+    outputs = check.number("outputs", outputs)
+    if np.any(np.isnan(outputs)):
+        raise ValueError(f"outputs must not be NaN, got {outputs!r}")
+    return outputs
+
+
 def is_reachable(value, scale, outputs):
     """Whether the textbook sampler with true answer ``value`` can return each output.
 
     Exact over all 2**53 draws (see ``first_draw_at_least``).
     """
-    outputs = np.asarray(outputs, dtype=float)
+    outputs = _check_outputs(outputs)
     draw = first_draw_at_least(value, scale, outputs)
     found = textbook_laplace(value, scale, np.minimum(draw, DRAW_COUNT - 1))
     return (draw < DRAW_COUNT) & (found == outputs)
@@ -188,12 +222,18 @@ def leak_window(scale, first_draw, count, value=0.0, neighbour=1.0):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    count = check.positive_integer("count", count)
+    count = check.whole("count", count, 1, MAX_WINDOW)
+    first_draw = check.whole("first_draw", first_draw, 0, DRAW_COUNT - count)
     draws = np.arange(first_draw, first_draw + count, dtype=np.int64)
     outputs = textbook_laplace(value, scale, draws)
     low = int(first_draw_at_least(neighbour, scale, outputs[:1])[0])
     # The first neighbour draw beyond the window's largest output.
     high = int(first_draw_at_least(neighbour, scale, [np.nextafter(outputs[-1], np.inf)])[0])
+    if high - low > _MAX_MATCHING_DRAWS:
+        raise ValueError(
+            f"scale={scale!r} is too small for these answers: {high - low} of the "
+            f"neighbour's draws land on the window's outputs (at most {_MAX_MATCHING_DRAWS})"
+        )
     neighbour_draws = np.arange(low, high, dtype=np.int64)
     neighbour_outputs = textbook_laplace(neighbour, scale, neighbour_draws)
     impossible = ~np.isin(outputs, neighbour_outputs)
@@ -214,7 +254,10 @@ def impossible_fraction_near(scale, positions, window=32, value=0.0, neighbour=1
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    positions = np.asarray(positions, dtype=float)
+    positions = check.number("positions", positions)
+    if np.any(np.isnan(positions)):
+        raise ValueError(f"positions must not be NaN, got {positions!r}")
+    window = check.whole("window", window, 1, MAX_WINDOW)
     start = np.minimum(first_draw_at_least(value, scale, positions), DRAW_COUNT - window)
     draws = start[:, None] + np.arange(window, dtype=np.int64)
     outputs = textbook_laplace(value, scale, draws)
@@ -240,6 +283,8 @@ def distinguishing_probability(scale, draws, value=0.0, neighbour=1.0):
     Taught in: 07-add-noise-in-practice.ipynb
     """
     outputs = textbook_laplace(value, scale, draws)
+    if outputs.size == 0:
+        raise ValueError("draws must hold at least one draw, got none")
     impossible = ~is_reachable(neighbour, scale, outputs)
     estimate = float(impossible.mean())
     return estimate, math.sqrt(estimate * (1.0 - estimate) / impossible.size)
@@ -274,7 +319,7 @@ def bernoulli_exp_minus(gamma, rng):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    gamma = Fraction(gamma)
+    gamma = _fraction("gamma", gamma)
     if gamma < 0:
         raise ValueError(f"gamma must be >= 0, got {gamma!r}")
     rng = check.generator(rng)
@@ -288,10 +333,25 @@ def bernoulli_exp_minus(gamma, rng):
     return trials % 2 == 1
 
 
-def _scale_fraction(name, scale):
-    scale = Fraction(scale)
-    if scale <= 0:
-        raise ValueError(f"{name} must be > 0, got {scale!r}")
+def _fraction(name, value):
+    """An exact rational: int, Fraction, finite float or Decimal, or a decimal string."""
+    if isinstance(value, bool | np.bool_) or value is None:
+        raise ValueError(f"{name} must be a rational number, got {value!r}")
+    if isinstance(value, np.integer | np.floating):
+        value = value.item()
+    try:
+        return Fraction(value)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        raise ValueError(
+            f"{name} must be a finite rational number (int, Fraction, float or a decimal "
+            f"string), got {value!r}"
+        ) from None
+
+
+def _scale_fraction(name, scale, maximum=MAX_SCALE):
+    scale = _fraction(name, scale)
+    if not 0 < scale <= maximum:
+        raise ValueError(f"{name} must lie in (0, {maximum}], got {scale!r}")
     return scale
 
 
@@ -343,7 +403,7 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    variance = _scale_fraction("sigma_squared", sigma_squared)
+    variance = _scale_fraction("sigma_squared", sigma_squared, MAX_SCALE**2)
     size = check.positive_integer("size", size)
     rng = check.generator(rng)
     # floor(sqrt(n / d)) = isqrt(n * d) // d, computed without rounding.
@@ -361,16 +421,31 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
 
 def discrete_laplace_pmf(values, scale):
     """P(k) = tanh(1 / (2 scale)) exp(-|k| / scale) for integers k."""
-    scale = float(check.positive("scale", scale))
-    values = np.asarray(values, dtype=float)
-    return check.scalar_or_array(np.tanh(0.5 / scale) * np.exp(-np.abs(values) / scale))
+    scale = check.positive("scale", scale, scalar=True)
+    values = _whole_values(values)
+    with np.errstate(over="ignore", under="ignore"):
+        pmf = np.tanh(0.5 / np.float64(scale)) * np.exp(-np.abs(values) / scale)
+    return check.scalar_or_array(pmf)
+
+
+def _whole_values(values):
+    values = check.finite("values", values)
+    if np.any(values != np.floor(values)):
+        raise ValueError(f"values must be whole numbers, got {values!r}")
+    return values
 
 
 def discrete_gaussian_pmf(values, sigma_squared):
     """P(k) = exp(-k**2 / (2 sigma**2)) / sum over all integers z of exp(-z**2 / (2 sigma**2))."""
-    variance = float(check.positive("sigma_squared", sigma_squared))
-    reach = int(math.ceil(40.0 * math.sqrt(variance))) + 40
-    support = np.arange(-reach, reach + 1, dtype=float)
-    normaliser = np.exp(-(support**2) / (2.0 * variance)).sum()
-    values = np.asarray(values, dtype=float)
-    return check.scalar_or_array(np.exp(-(values**2) / (2.0 * variance)) / normaliser)
+    variance = check.positive("sigma_squared", sigma_squared, scalar=True)
+    values = _whole_values(values)
+    with np.errstate(over="ignore", under="ignore"):
+        if variance >= 4.0:
+            # Poisson summation: the sum is sigma sqrt(2 pi) (1 + 2 sum_k exp(-2 pi**2
+            # sigma**2 k**2)), and from sigma**2 = 4 on the correction is below 1e-34.
+            log_normaliser = 0.5 * np.log(2.0 * np.pi * variance)
+        else:
+            support = np.arange(-120.0, 121.0)
+            log_normaliser = np.log(np.exp(-(support**2) / (2.0 * variance)).sum())
+        pmf = np.exp(-(values * values) / (2.0 * variance) - log_normaliser)
+    return check.scalar_or_array(pmf)

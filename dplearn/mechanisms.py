@@ -38,6 +38,37 @@ __all__ = [
 # U = (k + 1/2) * 2**-53 - 1/2 exactly: symmetric about 0, never 0, never +-1/2.
 _OPEN_INTERVAL_SHIFT = 0.5 - 2.0**-54
 
+# The largest noise, in scales, that the samplers here can return: numpy's Laplace and
+# the inverse CDF above stop at 53 ln 2 = 36.7 scales (their uniform draws are
+# multiples of 2**-53); numpy's normal sampler stays well inside 40 standard deviations.
+_MOST_SCALES = 40.0
+_LARGEST = np.finfo(float).max
+
+# Below this epsilon / sensitivity the geometric draws (mean about sensitivity /
+# epsilon) would approach the int64 range, where numpy saturates them.
+_SMALLEST_GEOMETRIC_RATE = 2.0**-40
+
+
+def _check_room(value, scale, source):
+    """Raises unless value + noise of at most _MOST_SCALES scales stays a finite double."""
+    largest = float(np.max(np.abs(value), initial=0.0))
+    if not largest + _MOST_SCALES * scale <= _LARGEST:
+        raise ValueError(
+            f"{source} give a noise scale of {scale!r}, too large for the noisy answer "
+            f"(values up to {largest!r}) to stay below 1.8e308"
+        )
+
+
+def _check_size(size):
+    """A sample count or shape: whole numbers >= 0."""
+    shape = size if isinstance(size, tuple | list) else (size,)
+    try:
+        return tuple(check.whole("size", item, minimum=0) for item in shape)
+    except ValueError:
+        raise ValueError(
+            f"size must be a whole number >= 0 or a tuple of them, got {size!r}"
+        ) from None
+
 
 def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     """Laplace samples by the inverse CDF: X = loc - scale * sgn(U) * ln(1 - 2|U|).
@@ -55,9 +86,11 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    scale = float(check.positive("scale", scale))
-    loc = float(check.finite("loc", loc))
-    uniform = check.generator(rng).random(size)
+    shape = _check_size(size)
+    scale = check.positive("scale", scale, scalar=True)
+    loc = check.finite("loc", loc, scalar=True)
+    _check_room(loc, scale, f"scale={scale!r} and loc={loc!r}")
+    uniform = check.generator(rng).random(shape)
     uniform -= _OPEN_INTERVAL_SHIFT
     # 1 - 2|U| is computed exactly and lies in (0, 1), so its log is finite and <= 0;
     # -sgn(U) * ln(1 - 2|U|) is that log's magnitude with U's sign.
@@ -83,7 +116,10 @@ def laplace_mechanism(value, epsilon, sensitivity=1.0, *, rng):
       rng: a numpy.random.Generator.
     """
     value = check.finite("value", value)
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     scale = laplace_scale(epsilon, sensitivity)
+    _check_room(value, scale, f"epsilon={epsilon!r} and sensitivity={sensitivity!r}")
     return check.scalar_or_array(value + check.generator(rng).laplace(0.0, scale, value.shape))
 
 
@@ -101,12 +137,18 @@ def gaussian_mechanism(value, epsilon, delta, sensitivity=1.0, *, rng, calibrati
       calibration: "analytic" (the smallest sigma) or "classic" (sqrt(2 ln(1.25/delta))).
     """
     value = check.finite("value", value)
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    delta = check.probability_open("delta", delta, scalar=True)
+    sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     if calibration == "analytic":
         sigma = gaussian_sigma_analytic(epsilon, delta, sensitivity)
     elif calibration == "classic":
         sigma = gaussian_sigma_classic(epsilon, delta, sensitivity)
     else:
         raise ValueError(f"calibration must be 'analytic' or 'classic', got {calibration!r}")
+    _check_room(
+        value, sigma, f"epsilon={epsilon!r}, delta={delta!r} and sensitivity={sensitivity!r}"
+    )
     return check.scalar_or_array(value + check.generator(rng).normal(0.0, sigma, value.shape))
 
 
@@ -114,10 +156,13 @@ def geometric_mechanism(value, epsilon, sensitivity=1, *, rng):
     """value + discrete Laplace noise with P(k) proportional to exp(-epsilon |k| / sensitivity).
 
     The noise is the difference of two geometric draws, an integer: outputs are integers.
+    Exact (up to numpy's floating-point geometric sampler) for epsilon / sensitivity >=
+    2**-40; below that the draws would saturate numpy's int64 range, and a ValueError
+    says so.
 
     Args:
-      value: true integer answer (scalar or array).
-      epsilon: privacy budget, > 0.
+      value: true integer answer (scalar or array), below 2**53 in size.
+      epsilon: privacy budget, >= 2**-40 * sensitivity.
       sensitivity: whole-number l1 sensitivity, >= 1.
       rng: a numpy.random.Generator.
     """
@@ -125,11 +170,17 @@ def geometric_mechanism(value, epsilon, sensitivity=1, *, rng):
     # Beyond 2**53 a float no longer holds every integer, and int64 soon overflows.
     if np.any(array != np.floor(array)) or np.any(np.abs(array) >= 2.0**53):
         raise ValueError(f"value must be whole numbers below 2**53 in size, got {value!r}")
-    epsilon = float(check.positive("epsilon", epsilon))
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive_integer("sensitivity", sensitivity)
+    rate = epsilon / sensitivity
+    if not rate >= _SMALLEST_GEOMETRIC_RATE:
+        raise ValueError(
+            f"epsilon must be at least 2**-40 * sensitivity for the geometric sampler, "
+            f"got epsilon={epsilon!r} with sensitivity={sensitivity!r}"
+        )
     rng = check.generator(rng)
     # P(G = g) = (1 - q) q**(g - 1) for g >= 1; the difference of two is discrete Laplace.
-    success = -np.expm1(-epsilon / sensitivity)
+    success = -np.expm1(-rate)
     noise = rng.geometric(success, array.shape) - rng.geometric(success, array.shape)
     result = array.astype(np.int64) + noise
     return int(result) if result.ndim == 0 else result

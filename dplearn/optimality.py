@@ -54,17 +54,35 @@ __all__ = [
 LOSSES = ("absolute", "squared", "beyond tolerance")
 
 
-def _check_size(n):
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+#: Largest count n of the matrices here, and of the linear program (whose (n + 1)**2
+#: variables and 2 n (n + 1) constraints take about 0.1 s at n = 40).
+MAX_COUNT = 1000
+MAX_LP_COUNT = 40
+#: Largest epsilon of the linear program: beyond it e^epsilon (1e13) exceeds what the
+#: solver resolves at its tolerances of 1e-10.
+MAX_LP_EPSILON = 30.0
+
+
+def _check_size(n, maximum=MAX_COUNT):
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 1 <= n <= maximum:
+        raise ValueError(f"n must be a whole number in [1, {maximum}], got {n!r}")
     return int(n)
+
+
+def _check_matrix(matrix):
+    matrix = check.finite("matrix", matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
+        raise ValueError(
+            f"matrix must be a square matrix of at least 2 x 2, got shape {matrix.shape}"
+        )
+    return matrix
 
 
 def loss_matrix(n, loss="absolute", tolerance=1):
     """l(i, j) for true counts i and answers j in {0, ..., n}.
 
     Args:
-      n: largest count, >= 1.
+      n: largest count, in [1, 1000].
       loss: "absolute" (|i - j|), "squared" ((i - j)^2) or "beyond tolerance"
         (1 when |i - j| > tolerance, else 0).
       tolerance: the tolerated error of the "beyond tolerance" loss, >= 0.
@@ -78,7 +96,8 @@ def loss_matrix(n, loss="absolute", tolerance=1):
     if loss == "squared":
         return distance**2
     if loss == "beyond tolerance":
-        if not np.isfinite(tolerance) or tolerance < 0:
+        tolerance = check.finite("tolerance", tolerance, scalar=True)
+        if tolerance < 0:
             raise ValueError(f"tolerance must be finite and >= 0, got {tolerance!r}")
         return (distance > tolerance).astype(float)
     raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
@@ -99,15 +118,21 @@ def binomial_prior(n, p=0.3):
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """
     n = _check_size(n)
-    p = float(check.probability_open("p", p))
+    p = check.probability_open("p", p, scalar=True)
     return stats.binom.pmf(np.arange(n + 1), n, p)
 
 
 def _check_prior(prior, n=None):
     prior = check.finite("prior", prior)
-    if prior.ndim != 1 or prior.size < 2 or np.any(prior < 0) or not np.isclose(prior.sum(), 1):
+    if (
+        prior.ndim != 1
+        or not 2 <= prior.size <= MAX_COUNT + 1
+        or np.any(prior < 0)
+        or not np.isclose(prior.sum(), 1)
+    ):
         raise ValueError(
-            f"prior must be a vector of at least 2 probabilities summing to 1, got {prior!r}"
+            f"prior must be a vector of 2 to {MAX_COUNT + 1} probabilities summing to 1, "
+            f"got {prior!r}"
         )
     if n is not None and prior.size != n + 1:
         raise ValueError(f"prior must have n + 1 = {n + 1} entries, got {prior.size}")
@@ -128,7 +153,7 @@ def truncated_geometric(n, epsilon):
     the tails fold onto the ends, P[0 | i] = a^i / (1 + a), P[n | i] = a^(n - i) / (1 + a).
 
     Args:
-      n: largest count, >= 1.
+      n: largest count, in [1, 1000].
       epsilon: privacy budget, > 0.
 
     Returns:
@@ -137,18 +162,23 @@ def truncated_geometric(n, epsilon):
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """
     n = _check_size(n)
-    epsilon = float(check.positive("epsilon", epsilon))
-    ratio = np.exp(-epsilon)
-    counts = np.arange(n + 1)
-    distance = np.abs(np.subtract.outer(counts, counts))
-    matrix = (1.0 - ratio) / (1.0 + ratio) * ratio**distance
-    matrix[:, 0] = ratio**counts / (1.0 + ratio)
-    matrix[:, n] = ratio ** (n - counts) / (1.0 + ratio)
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    with np.errstate(under="ignore"):
+        ratio = np.exp(-epsilon)
+        counts = np.arange(n + 1)
+        distance = np.abs(np.subtract.outer(counts, counts))
+        # (1 - a) / (1 + a) = tanh(epsilon / 2): no digits lost to 1 - a for a small epsilon.
+        matrix = np.tanh(epsilon / 2.0) * ratio**distance
+        matrix[:, 0] = ratio**counts / (1.0 + ratio)
+        matrix[:, n] = ratio ** (n - counts) / (1.0 + ratio)
     return matrix
 
 
 def is_differentially_private(matrix, epsilon, tolerance=1e-9):
     """True when neighbouring rows satisfy P[j | i] <= e^epsilon P[j | i +- 1] + tolerance.
+
+    e^epsilon times a zero probability is zero, also for epsilon = inf: an answer that
+    one count gives and its neighbour never does breaks every epsilon.
 
     Args:
       matrix: row-stochastic matrix P[j | i].
@@ -157,13 +187,17 @@ def is_differentially_private(matrix, epsilon, tolerance=1e-9):
 
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """
-    matrix = check.finite("matrix", matrix)
-    epsilon = float(check.epsilon(epsilon))
-    factor = np.exp(epsilon)
+    matrix = _check_matrix(matrix)
+    epsilon = check.epsilon(epsilon, scalar=True)
+    tolerance = check.finite("tolerance", tolerance, scalar=True)
     upper, lower = matrix[:-1], matrix[1:]
-    return bool(
-        np.all(upper <= factor * lower + tolerance) and np.all(lower <= factor * upper + tolerance)
-    )
+    with np.errstate(over="ignore"):
+        factor = np.exp(epsilon)
+
+        def bound(other):
+            return np.where(other > 0, factor * other, 0.0) + tolerance
+
+    return bool(np.all(upper <= bound(lower)) and np.all(lower <= bound(upper)))
 
 
 def expected_loss(matrix, prior, losses):
@@ -171,7 +205,7 @@ def expected_loss(matrix, prior, losses):
 
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """
-    matrix = check.finite("matrix", matrix)
+    matrix = _check_matrix(matrix)
     prior = _check_prior(prior, matrix.shape[0] - 1)
     losses = _check_losses(losses, matrix.shape[0])
     return float(np.sum(prior[:, None] * matrix * losses))
@@ -195,9 +229,9 @@ def optimal_mechanism(prior, losses, epsilon):
     rows summing to 1. Solved with HiGHS (scipy.optimize.linprog).
 
     Args:
-      prior: probabilities of the true counts 0..n.
+      prior: probabilities of the true counts 0..n, n <= 40.
       losses: (n + 1) x (n + 1) matrix l(i, j).
-      epsilon: privacy budget, > 0.
+      epsilon: privacy budget, in (0, 30] (see MAX_LP_EPSILON).
 
     Returns:
       A ``Solution``; its expected_loss is the LP optimum.
@@ -206,8 +240,14 @@ def optimal_mechanism(prior, losses, epsilon):
     """
     prior = _check_prior(prior)
     size = prior.size
+    _check_size(size - 1, MAX_LP_COUNT)
     losses = _check_losses(losses, size)
-    epsilon = float(check.positive("epsilon", epsilon))
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    if epsilon > MAX_LP_EPSILON:
+        raise ValueError(
+            f"epsilon must be <= {MAX_LP_EPSILON} for the linear program (e^epsilon beyond "
+            f"1e13 exceeds the solver's precision), got {epsilon!r}"
+        )
     factor = np.exp(epsilon)
     # Variable index of P[j | i] is i * size + j.
     cost = (prior[:, None] * losses).ravel()
@@ -255,7 +295,7 @@ def best_remap(matrix, prior, losses):
 
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """
-    matrix = check.finite("matrix", matrix)
+    matrix = _check_matrix(matrix)
     size = matrix.shape[0]
     prior = _check_prior(prior, size - 1)
     losses = _check_losses(losses, size)
@@ -291,9 +331,9 @@ def compare(prior, losses, epsilon):
     """Solves the LP and remaps the truncated geometric mechanism, for one setting.
 
     Args:
-      prior: probabilities of the true counts 0..n.
+      prior: probabilities of the true counts 0..n, n <= 40.
       losses: (n + 1) x (n + 1) matrix l(i, j) (from ``loss_matrix``).
-      epsilon: privacy budget, > 0.
+      epsilon: privacy budget, in (0, 30] (see MAX_LP_EPSILON).
 
     Taught in: 05-add-laplace-and-geometric-noise.ipynb
     """

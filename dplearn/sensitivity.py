@@ -290,11 +290,43 @@ def global_sensitivity(
     """
     _check_notion(notion)
     universe = _check_universe(universe)
-    if not isinstance(max_rows, int | np.integer) or max_rows < 1:
+    if not _is_int(max_rows) or max_rows < 1:
         raise ValueError(f"max_rows must be a whole number >= 1, got {max_rows!r}")
-    if not isinstance(min_rows, int | np.integer) or not 0 <= min_rows <= max_rows:
+    if not _is_int(min_rows) or not 0 <= min_rows <= max_rows:
         raise ValueError(f"min_rows must be a whole number in [0, max_rows], got {min_rows!r}")
+    pairs = _pair_count(len(universe), int(max_rows), notion, int(min_rows))
+    if pairs > MAX_PAIRS:
+        raise ValueError(
+            f"max_rows={max_rows!r} with a universe of {len(universe)} rows gives {pairs} "
+            f"neighbouring pairs ({notion}); at most {MAX_PAIRS} are enumerated "
+            "(about half a second): lower max_rows or the universe"
+        )
     return _summarise(_all_pairs(query, universe, int(max_rows), notion, int(min_rows)), notion)
+
+
+#: Most neighbouring pairs ``global_sensitivity`` enumerates (about 0.5 s for the toy
+#: queries on this project's CI machines).
+MAX_PAIRS = 50_000
+
+
+def _is_int(value):
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def _pair_count(size, max_rows, notion, min_rows):
+    """How many pairs ``_all_pairs`` yields, from the multiset counts C(size + k - 1, k)."""
+
+    def multisets(k, items=size):
+        return math.comb(items + k - 1, k) if k >= 0 else 0
+
+    count = 0
+    if notion in ("add-remove", "both"):
+        count += size * sum(multisets(k) for k in range(min_rows, max_rows))
+    if notion in ("replace", "both"):
+        # Each row of the universe is replaced, in the multisets holding it, by every later row.
+        holding = multisets(max_rows) - multisets(max_rows, size - 1)
+        count += holding * size * (size - 1) // 2
+    return count
 
 
 def _all_pairs(query, universe, max_rows, notion, min_rows):
