@@ -5,7 +5,8 @@ question (markdown), the answer box (``show("NN.name")``) and the answer cell fo
 (``answer = None`` then ``check("NN.name", answer)``). Cells carry tags, so that tests
 and the grader find them: ``exercises`` on the heading and import cells,
 ``exercise:NN.name`` on the question and the box, ``answer:NN.name`` on the answer cell.
-Their ids are derived from the exercise ids, so rewriting the section keeps them.
+Run ``nbstripout`` after ``sync``: as for every lesson, it strips outputs and numbers
+the cell ids by position.
 
 ``sync(path)`` (``python -m dplearn.exercises sync NOTEBOOK ...``) rewrites the section
 in place from the bank and leaves every other cell as it is; it places the section where
@@ -79,10 +80,6 @@ def is_section_cell(cell):
     )
 
 
-def _cell_id(exercise_id, part):
-    return f"ex-{exercise_id.replace('.', '-')}-{part}"
-
-
 def _answer_source(exercise):
     return (
         f'answer = None  # replace None by {exercise.answer_help()}\ncheck("{exercise.id}", answer)'
@@ -96,25 +93,19 @@ def section_cells(lesson):
         raise ValueError(f"no exercise bank has exercises of lesson {lesson:02d}")
     new = nbformat.v4
     cells = [
-        new.new_markdown_cell(
-            INTRODUCTION, id=f"ex-{lesson:02d}-intro", metadata={"tags": [SECTION_TAG]}
-        ),
-        new.new_code_cell(IMPORTS, id=f"ex-{lesson:02d}-imports", metadata={"tags": [SECTION_TAG]}),
+        new.new_markdown_cell(INTRODUCTION, metadata={"tags": [SECTION_TAG]}),
+        new.new_code_cell(IMPORTS, metadata={"tags": [SECTION_TAG]}),
     ]
     for number, item in enumerate(chosen, start=1):
         tag = {"tags": [exercise_tag(item.id)]}
         cells += [
             new.new_markdown_cell(
                 f"### Exercise {number} · {item.title}\n\n{item.question}",
-                id=_cell_id(item.id, "question"),
                 metadata=dict(tag),
             ),
-            new.new_code_cell(
-                f'show("{item.id}")', id=_cell_id(item.id, "box"), metadata={"tags": tag["tags"]}
-            ),
+            new.new_code_cell(f'show("{item.id}")', metadata={"tags": tag["tags"]}),
             new.new_code_cell(
                 _answer_source(item),
-                id=_cell_id(item.id, "answer"),
                 metadata={"tags": [answer_tag(item.id)]},
             ),
         ]
@@ -162,6 +153,10 @@ def _cut_old_heading(cell):
     return False
 
 
+def _content(cell):
+    return (cell.cell_type, cell.source, _tags(cell))
+
+
 def sync(path):
     """Rewrites the Exercises section of the notebook at path from its bank.
 
@@ -186,7 +181,12 @@ def sync(path):
         )
     else:
         position = sum(1 for cell in nb.cells[:position] if stays(cell))
-    nb.cells = kept[:position] + section_cells(lesson) + kept[position:]
+    fresh = section_cells(lesson)
+    current = [cell for cell in nb.cells if is_section_cell(cell)]
+    if not emptied and [_content(cell) for cell in current] == [_content(cell) for cell in fresh]:
+        # Same cells: keep their ids (nbstripout numbered them).
+        fresh = current
+    nb.cells = kept[:position] + fresh + kept[position:]
     if nbformat.writes(nb) == before:
         return False
     nbformat.validate(nb)
