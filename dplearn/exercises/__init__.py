@@ -113,12 +113,15 @@ class Result:
         return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
 
     def _mark(self):
-        return {CORRECT: "✔ Correct.", NO_ANSWER: "… No answer yet."}.get(self.status, "✘ Not yet.")
+        return {CORRECT: "✔ Correct.", NO_ANSWER: "…"}.get(self.status, "✘ Not yet.")
 
     def __str__(self):
         return f"{self.exercise_id}: {self._mark()} {self.message}"
 
     def _repr_markdown_(self):
+        if self.status == NO_ANSWER:
+            # Quiet: every answer cell shows this until the learner answers from code.
+            return f"<span style='color:#57606a'>{self.exercise_id}: {self.message}</span>"
         return f"**{self.exercise_id} · {self._mark()}** {self.message}"
 
 

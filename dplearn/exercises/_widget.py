@@ -24,7 +24,7 @@ _MARKS = {
     exercises.CORRECT: ("✔ Correct.", "#1a7f37"),
     exercises.MISTAKE: ("✘ Not yet.", "#b35900"),
     exercises.NOT_YET: ("✘ Not yet.", "#b35900"),
-    exercises.NO_ANSWER: ("… No answer yet.", "#57606a"),
+    exercises.NO_ANSWER: ("…", "#57606a"),
 }
 
 

@@ -1,0 +1,122 @@
+"""The exercises in a real browser: every answer box of a lesson, in Voilà, in Chromium.
+
+For each lesson with an exercise bank, one Voilà page: in every answer box, enter an
+anticipated mistake (typed, or the option clicked) and press Check, and see its hint
+(``dplearn-hint-<id>``); enter the reference and see ``dplearn-correct``; press Show
+solution and see the worked solution with its formulas typeset. The servers, the browser
+and the screenshots come from tests/test_browser.py.
+"""
+
+import pathlib
+import sys
+
+import pytest
+
+from dplearn import exercises
+from dplearn.exercises import notebook
+from tests.test_browser import (  # noqa: F401 - browser and screenshots are fixtures
+    CHROMIUM,
+    NOTEBOOK_DIR,
+    Server,
+    browser,
+    free_port,
+    screenshots,
+)
+
+ALL = exercises.load_all()
+NOTEBOOKS = [
+    path
+    for path in sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+    if any(item.lesson == notebook.lesson_of(path) for item in ALL.values())
+]
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"
+    ),
+]
+
+# Typeset formulas: MathJax 3 (JupyterLab 4, Voilà 0.5) renders mjx-container elements.
+TYPESET = "mjx-container, .MathJax, .katex"
+
+
+def typed(exercise, answer):
+    """What a learner types into the box for this answer."""
+    if exercise.kind == "number":
+        return repr(float(answer))
+    return answer
+
+
+def enter(box, exercise, answer):
+    """Types or chooses answer in one box and presses Check."""
+    if exercise.kind == "choice":
+        box.locator(".dplearn-answer label", has_text=f"({answer})").first.click()
+    else:
+        field = box.locator(".dplearn-answer input")
+        field.fill(typed(exercise, answer))
+    box.locator("button.dplearn-check").click()
+
+
+def wait_for_feedback(box, css_class, exercise_id, what):
+    feedback = box.locator(f".dplearn-feedback.{css_class}")
+    try:
+        feedback.wait_for(state="attached", timeout=30_000)
+    except Exception as error:
+        shown = box.locator(".dplearn-feedback").first
+        raise AssertionError(
+            f"{exercise_id}: {what} did not get {css_class}; feedback reads "
+            f"{shown.inner_text()!r}, classes {shown.get_attribute('class')!r}"
+        ) from error
+    return feedback
+
+
+def drive_box(page, exercise):
+    box = page.locator(f".dplearn-exercise.{exercise.css_class}")
+    box.scroll_into_view_if_needed()
+    solution_button = box.locator("button.dplearn-show-solution")
+    assert solution_button.is_disabled(), f"{exercise.id}: solution open before an attempt"
+    wrong = exercise.mistakes[0]
+    enter(box, exercise, wrong.answer())
+    feedback = wait_for_feedback(box, f"dplearn-hint-{wrong.id}", exercise.id, "a mistake")
+    assert "dplearn-incorrect" in feedback.get_attribute("class")
+    assert "Not yet" in feedback.inner_text()
+    reference = exercise.source if exercise.kind == "function" else exercise.reference()
+    enter(box, exercise, reference)
+    feedback = wait_for_feedback(box, "dplearn-correct", exercise.id, "the reference")
+    assert "Correct" in feedback.inner_text()
+    solution_button.click()
+    solution = box.locator(".dplearn-solution")
+    solution.locator(TYPESET).first.wait_for(state="attached", timeout=30_000)
+    assert "Worked solution" in solution.inner_text(), exercise.id
+
+
+@pytest.mark.parametrize("notebook_path", NOTEBOOKS, ids=lambda path: path.name)
+def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # noqa: F811
+    chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook_path),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+    with Server(command, port, tmp_path / "voila.log", cwd=NOTEBOOK_DIR.parent):
+        page = browser.new_page()
+        try:
+            page.goto(f"http://127.0.0.1:{port}/", timeout=90_000)
+            last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
+            last.wait_for(state="attached", timeout=120_000)
+            assert page.locator(".dplearn-exercise").count() == len(chosen)
+            assert "Error displaying widget" not in page.inner_text("body")
+            for exercise in chosen:
+                drive_box(page, exercise)
+            first = page.locator(f".dplearn-exercise.{chosen[0].css_class}")
+            first.scroll_into_view_if_needed()
+            shot = screenshots / f"exercises-{pathlib.Path(notebook_path.name).stem}.png"
+            page.screenshot(path=str(shot))
+        finally:
+            page.close()
