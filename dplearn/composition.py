@@ -1,0 +1,1236 @@
+"""Composition: the privacy loss of k releases, exactly, bounded, and as accountants compute it.
+
+Run a mechanism k times with fresh, independent noise on the same neighbouring data sets
+and publish every output: the density of the k outputs is the product of the k densities,
+so the privacy loss of the k outputs is the *sum* L = L_1 + ... + L_k of the single-release
+losses. Everything here is about the law of that sum:
+
+- ``compose(pair, k)``: the exact k-fold composition of a pair from ``dplearn.privacy_loss``,
+  with the same interface (``delta``, ``loss_exceeds``, ``loss_quantile``, ...).
+  Gaussian: the Gaussian pair with sigma / sqrt(k). Laplace: a closed form (atoms plus
+  exponentially tilted Irwin-Hall pieces, derived in ``ComposedLaplace``). Discrete
+  Laplace: an exact convolution on its lattice.
+- ``basic``, ``advanced``, ``optimal_delta``, ``optimal_epsilon``: what can be said from
+  (epsilon0, delta0) alone (Dwork, Rothblum & Vadhan, "Boosting and differential privacy",
+  2010; Kairouz, Oh & Viswanath, "The composition theorem for differential privacy", 2015;
+  Murtagh & Vadhan, "The complexity of computing the optimal composition of differential
+  privacy", 2016).
+- ``pld``: a privacy loss distribution on a grid of width h, rounded up (pessimistic) or
+  down (optimistic), composed by FFT, as in Meiser & Mohammadi ("Tight on budget?", 2018),
+  Koskela, Jalko & Honkela ("Computing tight differential privacy guarantees using FFT",
+  2020) and Google's dp_accounting.
+- ``tradeoff``, ``gaussian_tradeoff``, ``gaussian_dp_mu``, ``clt_mu``: the hypothesis-test
+  view (Dong, Roth & Su, "Gaussian differential privacy", 2019).
+
+Conventions: A(D1) is the reference distribution, L = ln(dA(D1) / dA(D2)) with outputs drawn
+from A(D1); delta(epsilon) = E[max(0, 1 - exp(epsilon - L))] (the area, delta_2) and
+loss_exceeds(epsilon) = P[L > epsilon] (the width, delta_1).
+
+Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from scipy import fft, signal, special
+
+from dplearn import _validation as check
+from dplearn import privacy_loss
+
+__all__ = [
+    "ComposedPair",
+    "ComposedGaussian",
+    "ComposedLaplace",
+    "ComposedDiscreteLaplace",
+    "compose",
+    "basic",
+    "advanced",
+    "advanced_delta",
+    "optimal_delta",
+    "optimal_epsilon",
+    "PrivacyLossDistribution",
+    "PLDBracket",
+    "pld",
+    "pld_bracket",
+    "gaussian_tradeoff",
+    "tradeoff",
+    "gaussian_dp_mu",
+    "clt_mu",
+    "clt_gap",
+]
+
+#: Largest k for which the Laplace closed form is used (its alternating sums are checked
+#: against mpmath to 1e-9 up to here); above it, the exact piecewise-polynomial tables.
+LAPLACE_CLOSED_FORM_MAX_K = 12
+#: Largest k for which a composed Laplace pair is offered at all.
+LAPLACE_MAX_K = 1000
+#: Largest lattice (k * sensitivity + 1 points) convolved exactly for the discrete Laplace.
+DISCRETE_LAPLACE_MAX_POINTS = 200_001
+#: Largest PLD (number of grid points) built or composed.
+PLD_MAX_POINTS = 2**24
+
+
+def _k(k):
+    return check.positive_integer("k", k)
+
+
+def _real(name, value):
+    """Any real number or array (infinities allowed), not NaN."""
+    array = check._as_float_array(name, value)
+    if np.any(np.isnan(array)):
+        raise ValueError(f"{name} must not be NaN, got {value!r}")
+    return array
+
+
+# ----------------------------------------------------------------------------------------
+# Exact k-fold composition
+# ----------------------------------------------------------------------------------------
+
+
+class ComposedPair(privacy_loss.PrivacyLossPair):
+    """The k-fold composition of a single-release pair: L is the sum of k independent losses.
+
+    Subclasses supply, for any real x, ``_exceeds(x)`` = P[L > x] under A(D1),
+    ``_exceeds_d2(x)`` = P[L > x] under A(D2) and ``_hockey(x)`` =
+    E[max(0, 1 - exp(x - L))] (delta, extended to negative x); the public methods check
+    their arguments and call them.
+
+    Attributes:
+      base: the single-release pair.
+      k: the number of releases.
+    """
+
+    def __init__(self, base, k):
+        self.base = base
+        self.k = _k(k)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(base={self.base!r}, k={self.k})"
+
+    def __eq__(self, other):
+        return type(other) is type(self) and (other.base, other.k) == (self.base, self.k)
+
+    def __hash__(self):
+        return hash((type(self), self.base, self.k))
+
+    @property
+    def max_loss(self):
+        """k times the single-release maximum (inf for the Gaussian)."""
+        return self.k * self.base.max_loss
+
+    @property
+    def loss_std(self):
+        """Standard deviation of L under A(D1): sqrt(k) times one release's."""
+        return math.sqrt(self.k) * self._single_loss_std
+
+    @property
+    def max_loss_probability(self):
+        """P[L = max_loss] (0 where the maximum is infinite)."""
+        values, masses = self.loss_atoms
+        top = values == self.max_loss
+        return float(masses[top].sum()) if np.isfinite(self.max_loss) else 0.0
+
+    # The public interface -----------------------------------------------------------
+
+    def delta(self, epsilon):
+        """Tight delta (delta_2) of the k-fold composition at epsilon, vectorised.
+
+        Args:
+          epsilon: privacy budget(s), >= 0.
+        """
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(self._clean(self._hockey(epsilon)))
+
+    def log_delta(self, epsilon):
+        """Natural log of ``delta(epsilon)``; -inf where delta is 0."""
+        epsilon = check.epsilon(epsilon)
+        with np.errstate(divide="ignore"):
+            return check.scalar_or_array(np.log(self._clean(self._hockey(epsilon))))
+
+    def loss_exceeds(self, epsilon):
+        """delta_1 = P[L > epsilon] with outputs drawn from A(D1), vectorised.
+
+        Args:
+          epsilon: loss level(s), >= 0.
+        """
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(self._clean(self._exceeds(epsilon)))
+
+    def loss_cdf(self, x):
+        """P[L <= x] under A(D1), for any real x, vectorised."""
+        x = _real("x", x)
+        return check.scalar_or_array(self._clean(1.0 - self._exceeds(x)))
+
+    def loss_quantile(self, p):
+        """L at probability position p in [0, 1], outputs sorted by decreasing L.
+
+        The smallest value q with P[L > q] <= p (so atoms give flat steps), vectorised.
+        """
+        p = check.probability_closed("p", p)
+        return check.scalar_or_array(self._quantile(p))
+
+    # The continuous part of L, for discretising it (``pld``) ---------------------------
+
+    _continuous_median = 0.0
+
+    def _continuous_range(self, tail_mass):
+        """Where the continuous part lives (NaN, NaN if there is none)."""
+        return -self.max_loss, self.max_loss
+
+    def _atoms_exceeding(self, x):
+        values, masses = self.loss_atoms
+        x = np.asarray(x, dtype=float)
+        return (values > x[..., None]) @ masses
+
+    def _continuous_exceeds(self, x):
+        return np.maximum(self._exceeds(x) - self._atoms_exceeding(x), 0.0)
+
+    def _continuous_cdf(self, x):
+        total = 1.0 - float(self.loss_atoms[1].sum())
+        return np.maximum(total - self._continuous_exceeds(x), 0.0)
+
+    def _clean(self, value):
+        return np.clip(np.nan_to_num(np.asarray(value, dtype=float), nan=0.0), 0.0, 1.0)
+
+    def _quantile(self, p):
+        """Bisection on P[L > q] = p over the support, all positions at once."""
+        p = np.asarray(p, dtype=float)
+        low, high = self._support
+        low = np.full(p.shape, low)
+        high = np.full(p.shape, high)
+        for _ in range(64):
+            middle = 0.5 * (low + high)
+            above = self._exceeds(middle) > p
+            low = np.where(above, middle, low)
+            high = np.where(above, high, middle)
+        return high
+
+
+class ComposedGaussian(ComposedPair):
+    """k Gaussian releases: exactly the Gaussian pair with sigma / sqrt(k), for every k.
+
+    The loss of one release is N(mu, 2 mu) with mu = (sensitivity / sigma)**2 / 2; a sum of
+    k independent ones is N(k mu, 2 k mu), the loss of sigma / sqrt(k).
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        self.equivalent = privacy_loss.gaussian(base.sigma / math.sqrt(self.k), base.sensitivity)
+        self._ratio = self.equivalent.ratio
+
+    max_loss = np.inf
+    max_loss_probability = 0.0
+
+    @property
+    def loss_mean(self):
+        """E[L] = k (sensitivity / sigma)**2 / 2, k times the KL divergence."""
+        return self._ratio**2 / 2.0
+
+    @property
+    def loss_std(self):
+        """sqrt(k) sensitivity / sigma."""
+        return self._ratio
+
+    @property
+    def loss_atoms(self):
+        """No atoms: (empty values, empty masses)."""
+        return np.empty(0), np.empty(0)
+
+    @property
+    def _support(self):
+        spread = 40.0 * self._ratio
+        return self.loss_mean - spread, self.loss_mean + spread
+
+    def delta(self, epsilon):
+        """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k)."""
+        return self.equivalent.delta(epsilon)
+
+    def log_delta(self, epsilon):
+        """ln delta, accurate where delta itself underflows."""
+        return self.equivalent.log_delta(epsilon)
+
+    def epsilon_for_delta(self, delta):
+        """Smallest epsilon >= 0 whose delta is <= delta."""
+        return self.equivalent.epsilon_for_delta(delta)
+
+    def loss_quantile(self, p):
+        """L at probability position p: k mu - sqrt(2 k mu) Phi^-1(p)."""
+        return self.equivalent.loss_quantile(p)
+
+    def loss_density(self, x):
+        """Density of L ~ N(k mu, 2 k mu) at x."""
+        x = _real("x", x)
+        r = self._ratio
+        with np.errstate(under="ignore"):
+            density = np.exp(-0.5 * ((x - self.loss_mean) / r) ** 2) / (r * math.sqrt(2 * np.pi))
+        return check.scalar_or_array(density)
+
+    def loss_cdf(self, x):
+        """P[L <= x] = Phi((x - k mu) / sqrt(2 k mu))."""
+        x = _real("x", x)
+        return check.scalar_or_array(special.ndtr((x - self.loss_mean) / self._ratio))
+
+    def _exceeds(self, x):
+        return special.ndtr((self.loss_mean - x) / self._ratio)
+
+    _continuous_exceeds = _exceeds
+
+    def _continuous_cdf(self, x):
+        return special.ndtr((x - self.loss_mean) / self._ratio)
+
+    @property
+    def _continuous_median(self):
+        return self.loss_mean
+
+    def _continuous_range(self, tail_mass):
+        spread = -special.ndtri(tail_mass) * self._ratio
+        return self.loss_mean - spread, self.loss_mean + spread
+
+    def _exceeds_d2(self, x):
+        # Under A(D2) the loss is N(-k mu, 2 k mu).
+        return special.ndtr((-self.loss_mean - x) / self._ratio)
+
+    def _hockey(self, x):
+        x = np.asarray(x, dtype=float)
+        result = np.empty(x.shape)
+        positive = x >= 0
+        result[positive] = np.exp(privacy_loss.gaussian_log_delta(x[positive], self._ratio))
+        # Below 0: delta(x) = P1[L > x] - e^x P2[L > x], with no cancellation to fear.
+        negative = ~positive
+        with np.errstate(under="ignore", over="ignore"):
+            result[negative] = self._exceeds(x[negative]) - np.exp(x[negative]) * (
+                self._exceeds_d2(x[negative])
+            )
+        return result
+
+
+def _binomial(n, i):
+    return math.comb(n, i) if 0 <= i <= n else 0
+
+
+class ComposedLaplace(ComposedPair):
+    """k Laplace releases of epsilon0 = sensitivity / scale, in closed form.
+
+    Derivation. Write one release's loss as L_1 = epsilon0 - 2 epsilon0 W with W in [0, 1]:
+    under A(D1), W = 0 with probability 1/2 (the noise lands on the near side), W = 1 with
+    probability e^-epsilon0 / 2 (beyond the far answer), and in between W has density
+    (epsilon0 / 2) e^(-epsilon0 w). The k-fold loss is L = k epsilon0 - 2 epsilon0 S with
+    S = W_1 + ... + W_k. Expanding the product of k such laws by how many W's are 0 (a),
+    1 (c) and continuous (m), the continuous ones sum to an exponentially tilted Irwin-Hall
+    law, and the inclusion-exclusion over the unit cube gives, with x = (k epsilon0 - t) /
+    (2 epsilon0) and P(m, y) the regularised lower incomplete gamma function,
+
+        P[L > t] = 2^-k sum_j e^(-j epsilon0) [C(k, j) 1{x > j}
+                                              + sum_{m >= 1} A(m, j) P(m, epsilon0 (x - j))],
+
+        delta(t) = 2^-k sum_{j < x} e^(-j epsilon0) [C(k, j) (1 - e^(-2 epsilon0 (x - j)))
+                             + (1 - e^(-epsilon0 (x - j))) sum_{m >= 1} A(m, j) P(m, ...)],
+
+    where A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m). The atoms of L sit at
+    (k - 2 j) epsilon0 with masses C(k, j) e^(-j epsilon0) / 2^k; the maximum k epsilon0 has
+    probability 2^-k. Under A(D2), S has the law of k - S under A(D1).
+
+    Exactness: the sums over j alternate; for k <= LAPLACE_CLOSED_FORM_MAX_K (12) they
+    are evaluated as written and agree with mpmath to 1e-9 relative or better.
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        if self.k > LAPLACE_MAX_K:
+            raise ValueError(f"k must be <= {LAPLACE_MAX_K} for a composed Laplace pair, got {k}")
+        self.epsilon0 = base.max_loss
+        k = self.k
+        # A(m, j) for m = 1..k, j = 0..k, in exact integers first.
+        table = np.zeros((k, k + 1))
+        for m in range(1, k + 1):
+            coefficients = np.polynomial.polynomial.polymul(
+                np.polynomial.polynomial.polypow([1, -1], m),
+                np.polynomial.polynomial.polypow([1, 1], k - m),
+            )
+            table[m - 1, : len(coefficients)] = math.comb(k, m) * coefficients
+        self._table = table
+        self._orders = np.arange(1, k + 1, dtype=float)
+        j = np.arange(k + 1)
+        self._atom_weights = np.array([math.comb(k, i) for i in range(k + 1)], dtype=float)
+        self._log_scale = -k * math.log(2.0) - j * self.epsilon0  # ln(2^-k e^(-j epsilon0))
+
+    @property
+    def max_loss(self):
+        """k epsilon0."""
+        return self.k * self.epsilon0
+
+    @property
+    def max_loss_probability(self):
+        """P[L = k epsilon0] = 2^-k: every noise lands on the near side."""
+        return 2.0**-self.k
+
+    @property
+    def loss_atoms(self):
+        """Atoms at (k - 2 j) epsilon0, masses C(k, j) e^(-j epsilon0) / 2^k, j = 0..k."""
+        j = np.arange(self.k + 1)
+        return (self.k - 2 * j) * self.epsilon0, self._atom_weights * np.exp(self._log_scale)
+
+    @property
+    def loss_mean(self):
+        """E[L] = k (epsilon0 + e^-epsilon0 - 1), k times the KL divergence."""
+        return self.k * _laplace_kl(self.epsilon0)
+
+    @property
+    def _single_loss_std(self):
+        return 2.0 * self.epsilon0 * math.sqrt(_laplace_w_variance(self.epsilon0))
+
+    @property
+    def _support(self):
+        return -self.max_loss, self.max_loss
+
+    def _pieces(self, t):
+        """Gaps x - j, which j lie below x, and per j the continuous sums
+        sum_m A(m, j) P(m, Y) and sum_m A(m, j) K(m, Y) with Y = epsilon0 (x - j) and
+        K(m, Y) = int_0^Y e^g g^(m-1) / (m-1)! dg (as a log, per m)."""
+        t = np.asarray(t, dtype=float)
+        e0 = self.epsilon0
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = (self.k * e0 - t) / (2.0 * e0)
+        x = np.clip(np.nan_to_num(x, nan=0.0), -1.0, self.k + 1.0)
+        gaps = x[..., None] - np.arange(self.k + 1)
+        inside = gaps > 0
+        y = e0 * np.where(inside, gaps, 0.0)
+        incomplete = special.gammainc(self._orders, y[..., None])  # (..., j, m)
+        return gaps, inside, y, incomplete
+
+    def _exceeds(self, t):
+        gaps, inside, y, incomplete = self._pieces(t)
+        continuous = np.einsum("...jm,mj->...j", incomplete, self._table)
+        terms = np.where(inside, self._atom_weights + continuous, 0.0)
+        return terms @ np.exp(self._log_scale)
+
+    def _exceeds_d2(self, t):
+        # P2[L > t] = 2^-k sum_j [C(k, j) e^((j - k) e0) 1{x > j}
+        #                         + e^((j - k) e0) sum_m A(m, j) K(m, Y_j)].
+        gaps, inside, y, _ = self._pieces(t)
+        e0, k = self.epsilon0, self.k
+        j = np.arange(k + 1)
+        log_k = _log_exp_gamma_integral(self._orders, y[..., None])  # (..., j, m)
+        with np.errstate(under="ignore", over="ignore"):
+            scale = np.exp(-k * math.log(2.0) + (j - k) * e0)
+            continuous = np.einsum("...jm,mj->...j", np.exp(log_k), self._table)
+        terms = np.where(inside, self._atom_weights + continuous, 0.0)
+        return terms @ scale
+
+    def _hockey(self, t):
+        gaps, inside, y, incomplete = self._pieces(t)
+        e0 = self.epsilon0
+        log_k = _log_exp_gamma_integral(self._orders, y[..., None])
+        with np.errstate(under="ignore"):
+            # P(m, Y) - e^(-2Y) K(m, Y) = E[(1 - e^(-2 (Y - G))) 1{G < Y}], G ~ Gamma(m).
+            weighted = incomplete - np.exp(log_k - 2.0 * y[..., None])
+        continuous = np.einsum("...jm,mj->...j", weighted, self._table)
+        safe = np.where(inside, gaps, 0.0)
+        terms = self._atom_weights * -np.expm1(-2.0 * e0 * safe) + continuous
+        return np.where(inside, terms, 0.0) @ np.exp(self._log_scale)
+
+    def loss_density(self, x):
+        """Density of the continuous part of L at x (the atoms excluded)."""
+        x = _real("x", x)
+        e0 = self.epsilon0
+        with np.errstate(over="ignore", invalid="ignore"):
+            w = (self.k * e0 - x) / (2.0 * e0)
+        w = np.clip(np.nan_to_num(w, nan=-1.0), -1.0, self.k + 1.0)
+        gaps = w[..., None] - np.arange(self.k + 1)
+        inside = gaps > 0
+        y = e0 * np.where(inside, gaps, 1.0)
+        orders = self._orders
+        with np.errstate(divide="ignore", under="ignore"):
+            log_pdf = (orders - 1) * np.log(y[..., None]) - y[..., None] - special.gammaln(orders)
+        pdf = np.where(inside[..., None], np.exp(log_pdf), 0.0)
+        per_j = np.einsum("...jm,mj->...j", pdf, self._table)
+        # dP/dt = dP/dx dx/dt with |dx/dt| = 1 / (2 epsilon0) and dP(m, e0 x)/dx = e0 pdf.
+        density = 0.5 * (per_j @ np.exp(self._log_scale))
+        density = np.where(np.abs(x) < self.max_loss, np.maximum(density, 0.0), 0.0)
+        return check.scalar_or_array(density)
+
+
+def _log_exp_gamma_integral(m, y):
+    """ln K(m, y), K(m, y) = int_0^y e^g g^(m-1) / (m-1)! dg = y^m / m! 1F1(m; m+1; y).
+
+    Through scipy's hyp1f1 up to y = 500; beyond, the finite asymptotic sum
+    e^y sum_i (-1)^i y^(m-1-i) / (m-1-i)! (the rest is below e^-y relative).
+    """
+    m, y = np.broadcast_arrays(np.asarray(m, dtype=float), np.asarray(y, dtype=float))
+    result = np.full(y.shape, -np.inf)
+    small = (y > 0) & (y <= 500.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result[small] = (
+            m[small] * np.log(y[small])
+            - special.gammaln(m[small] + 1)
+            + np.log(special.hyp1f1(m[small], m[small] + 1, y[small]))
+        )
+    large = y > 500.0
+    if np.any(large):
+        mm, yy = m[large], y[large]
+        total = np.zeros(yy.shape)
+        term = np.ones(yy.shape)
+        for i in range(int(mm.max())):
+            total += np.where(i < mm, term, 0.0)
+            term = term * -(mm - 1 - i) / yy
+        result[large] = yy + (mm - 1) * np.log(yy) - special.gammaln(mm) + np.log(total)
+    return result
+
+
+def _laplace_kl(epsilon0):
+    """epsilon0 + e^-epsilon0 - 1, without cancellation for small epsilon0."""
+    if epsilon0 < 1e-3:
+        return epsilon0**2 * (0.5 - epsilon0 * (1 / 6 - epsilon0 * (1 / 24 - epsilon0 / 120)))
+    return epsilon0 + math.expm1(-epsilon0)
+
+
+def _laplace_w_moment(epsilon0, n):
+    """E[W^n] for W of one release (atoms 1/2 at 0 and e^-e0/2 at 1, density e0/2 e^-e0 w)."""
+    if epsilon0 < 1e-6:
+        integral = 1.0 / (n + 1) - epsilon0 / (n + 2)
+    else:
+        integral = math.factorial(n) * special.gammainc(n + 1, epsilon0) / epsilon0 ** (n + 1)
+    return 0.5 * math.exp(-epsilon0) + 0.5 * epsilon0 * integral
+
+
+def _laplace_w_variance(epsilon0):
+    first = _laplace_w_moment(epsilon0, 1)
+    return max(_laplace_w_moment(epsilon0, 2) - first**2, 0.0)
+
+
+class _Lattice:
+    """A loss on the grid L_i = top - step * i (i = 0 .. N - 1) with masses p_i under A(D1),
+    plus an atom at +inf: delta, P[L > x] and the inverse of delta in closed form.
+
+    Between grid points delta(x) = (1 - z) S_n + z T_(n-1), z = e^(x - L_(n-1)), where n
+    losses exceed x, S_n = p_0 + ... + p_(n-1) and T_n = delta(L_n) obeys the positive
+    recurrence T_n = e^-step T_(n-1) + (1 - e^-step) S_n: no difference of large numbers.
+    """
+
+    def __init__(self, top, step, masses, infinity_mass=0.0):
+        self.top = float(top)
+        self.step = float(step)
+        self.masses = np.asarray(masses, dtype=float)
+        self.infinity_mass = float(infinity_mass)
+        self.losses = self.top - self.step * np.arange(self.masses.size)
+        self._negated = -self.losses  # increasing, for searchsorted
+        decay = math.exp(-self.step)
+        self.above = np.concatenate([[0.0], np.cumsum(self.masses)])
+        self.at_grid = np.maximum.accumulate(
+            signal.lfilter([-math.expm1(-self.step)], [1.0, -decay], self.above)
+        )
+        # weighted[n] = sum_{i < n} p_i e^(-(L_i - L_(n-1))): the A(D2) mass of the n
+        # largest losses is weighted[n] e^(-L_(n-1)).
+        self.weighted = signal.lfilter([1.0], [1.0, -decay], np.concatenate([[0.0], self.masses]))
+
+    def count_above(self, x):
+        """How many grid losses are > x (an array of ints)."""
+        return np.searchsorted(self._negated, -np.asarray(x, dtype=float), side="left")
+
+    def _last(self, n):
+        return self.losses[np.clip(n - 1, 0, None)]
+
+    def exceeds(self, x):
+        """P[L > x] under A(D1), the mass at +inf included."""
+        x = np.asarray(x, dtype=float)
+        return self.above[self.count_above(x)] + np.where(x < np.inf, self.infinity_mass, 0.0)
+
+    def exceeds_d2(self, x):
+        """P[L > x] under A(D2): the finite losses only (+inf has no A(D2) mass)."""
+        n = self.count_above(x)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            value = self.weighted[n] * np.exp(-self._last(n))
+        return np.where(n > 0, value, 0.0)
+
+    def hockey(self, x):
+        """delta(x) = E[max(0, 1 - e^(x - L))], for any real x."""
+        x = np.asarray(x, dtype=float)
+        n = self.count_above(x)
+        gap = np.minimum(x - self._last(n), 0.0)
+        with np.errstate(under="ignore", invalid="ignore"):
+            z = np.exp(gap)
+            finite = -np.expm1(gap) * self.above[n] + z * self.at_grid[np.clip(n - 1, 0, None)]
+        finite = np.where(n > 0, np.nan_to_num(finite, nan=0.0), 0.0)
+        return finite + np.where(x < np.inf, self.infinity_mass, 0.0)
+
+    def epsilon_for_delta(self, delta):
+        """Smallest epsilon >= 0 with hockey(epsilon) <= delta (inf where none), vectorised."""
+        delta = np.asarray(delta, dtype=float)
+        target = delta - self.infinity_mass
+        size = self.masses.size
+        n = np.searchsorted(self.at_grid[1:], target, side="left") + 1
+        n = np.clip(n, 1, max(size, 1))
+        above = self.above[n]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (above - target) / self.weighted[n]
+            epsilon = self._last(n) + np.log(z)
+        epsilon = np.nan_to_num(epsilon, nan=np.inf, posinf=np.inf, neginf=0.0)
+        epsilon = np.where(target == 0, max(self.top, 0.0), epsilon)
+        epsilon = np.where(target < 0, np.inf, epsilon)
+        epsilon = np.where(self.hockey(0.0) <= delta, 0.0, np.maximum(epsilon, 0.0))
+        # A root in floating point may sit an ulp low: step up until delta is not above.
+        step = np.spacing(np.maximum(epsilon, np.finfo(float).tiny))
+        for _ in range(200):
+            high = np.isfinite(epsilon) & (self.hockey(epsilon) > delta)
+            if not np.any(high):
+                break
+            epsilon = np.where(high, epsilon + step, epsilon)
+            step = step * 2.0
+        return epsilon
+
+
+class ComposedDiscreteLaplace(ComposedPair):
+    """k discrete Laplace releases, by exact convolution on the loss lattice.
+
+    One release's loss is (sensitivity - 2 o) / scale for o = 0..sensitivity (o <= 0 and
+    o >= sensitivity clipped to the ends), so the k-fold loss lives on the lattice
+    (k sensitivity - 2 O) / scale, O = 0..k sensitivity, and its masses are a k-fold
+    discrete convolution, computed directly (no FFT, so tiny masses keep their precision).
+    Offered for k * sensitivity < DISCRETE_LAPLACE_MAX_POINTS.
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        points = self.k * base.sensitivity + 1
+        if points > DISCRETE_LAPLACE_MAX_POINTS:
+            raise ValueError(
+                f"k must be <= {(DISCRETE_LAPLACE_MAX_POINTS - 1) // base.sensitivity} for a "
+                f"composed discrete Laplace pair of sensitivity {base.sensitivity}, got {k}"
+            )
+        q = base.ratio
+        sensitivity = base.sensitivity
+        o = np.arange(sensitivity + 1)
+        single = (1.0 - q) / (1.0 + q) * q**o
+        single[0] = 1.0 / (1.0 + q)
+        single[-1] = q**sensitivity / (1.0 + q)
+        masses = _convolve_power(single, self.k)
+        step = 2.0 / base.scale
+        self._lattice = _Lattice(self.k * base.max_loss, step, masses)
+
+    @property
+    def loss_atoms(self):
+        """The lattice values (decreasing) and their masses under A(D1)."""
+        return self._lattice.losses.copy(), self._lattice.masses.copy()
+
+    @property
+    def loss_mean(self):
+        """E[L] = k times the KL divergence of one release."""
+        values, masses = self.loss_atoms
+        return float(values @ masses)
+
+    @property
+    def loss_std(self):
+        values, masses = self.loss_atoms
+        return float(np.sqrt(max(((values - self.loss_mean) ** 2) @ masses, 0.0)))
+
+    @property
+    def _support(self):
+        return -self.max_loss, self.max_loss
+
+    def _continuous_range(self, tail_mass):
+        return np.nan, np.nan
+
+    def loss_density(self, x):
+        """No continuous part: zeros."""
+        return check.scalar_or_array(np.zeros(np.shape(_real("x", x))))
+
+    def _exceeds(self, x):
+        return self._lattice.exceeds(x)
+
+    def _exceeds_d2(self, x):
+        return self._lattice.exceeds_d2(x)
+
+    def _hockey(self, x):
+        return self._lattice.hockey(x)
+
+    def _epsilon_for_one_delta(self, delta):
+        return float(self._lattice.epsilon_for_delta(delta))
+
+    def _quantile(self, p):
+        lattice = self._lattice
+        # Smallest q with P[L > q] <= p: the lattice loss where the cumulative mass first
+        # reaches p from the top.
+        n = np.searchsorted(lattice.above[1:], np.asarray(p), side="left")
+        n = np.clip(n, 0, lattice.masses.size - 1)
+        return lattice.losses[n]
+
+
+def _convolve_power(single, k):
+    """The k-fold convolution of a probability vector with itself, by repeated squaring."""
+    result = np.array([1.0])
+    power = single
+    while True:
+        if k & 1:
+            result = np.convolve(result, power)
+        k >>= 1
+        if not k:
+            return result
+        power = np.convolve(power, power)
+
+
+@functools.lru_cache(maxsize=256)
+def _compose_cached(pair, k):
+    if isinstance(pair, privacy_loss.GaussianNoise):
+        return ComposedGaussian(pair, k)
+    if isinstance(pair, privacy_loss.LaplaceNoise):
+        return ComposedLaplace(pair, k)
+    if isinstance(pair, privacy_loss.DiscreteLaplaceNoise):
+        return ComposedDiscreteLaplace(pair, k)
+    raise ValueError(
+        f"pair must be a Laplace, Gaussian or discrete Laplace pair, got {pair!r} "
+        "(composition of this pair is not supported)"
+    )
+
+
+def compose(pair, k):
+    """The exact k-fold composition of a single-release pair.
+
+    Args:
+      pair: a pair from ``dplearn.privacy_loss``: ``laplace``, ``gaussian`` or
+        ``discrete_laplace`` (others raise a ValueError).
+      k: number of releases, a whole number >= 1.
+
+    Returns:
+      A ``ComposedPair`` with the interface of the single-release pairs.
+
+    Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
+    """
+    k = _k(k)
+    if isinstance(pair, ComposedPair):
+        return compose(pair.base, pair.k * k)
+    if not isinstance(pair, privacy_loss.PrivacyLossPair):
+        raise ValueError(f"pair must be a pair from dplearn.privacy_loss, got {pair!r}")
+    return _compose_cached(pair, k)
+
+
+# ----------------------------------------------------------------------------------------
+# Bounds from (epsilon0, delta0) alone
+# ----------------------------------------------------------------------------------------
+
+
+def _epsilon0(epsilon0):
+    value = check.positive("epsilon0", epsilon0)
+    if value.ndim:
+        raise ValueError(f"epsilon0 must be a single number, got {epsilon0!r}")
+    return float(value)
+
+
+def _delta0(delta0):
+    value = check._as_float_array("delta0", delta0)
+    if value.ndim or not 0 <= value < 1:
+        raise ValueError(f"delta0 must be a single number in [0, 1), got {delta0!r}")
+    return float(value)
+
+
+def basic(epsilon0, delta0, k):
+    """Basic composition: k releases of an (epsilon0, delta0)-DP mechanism are
+    (k epsilon0, k delta0)-DP (Dwork, McSherry, Nissim & Smith, "Calibrating noise to
+    sensitivity in private data analysis", 2006).
+
+    Returns:
+      (epsilon, delta), delta capped at 1.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
+    return k * epsilon0, min(k * delta0, 1.0)
+
+
+def advanced(epsilon0, delta0, k, delta_slack):
+    """Advanced composition (Dwork, Rothblum & Vadhan, "Boosting and differential privacy",
+    2010, Theorem III.3): k releases of an (epsilon0, delta0)-DP mechanism are
+    (epsilon', k delta0 + delta_slack)-DP with
+    epsilon' = epsilon0 sqrt(2 k ln(1 / delta_slack)) + k epsilon0 (e^epsilon0 - 1).
+
+    Args:
+      epsilon0: epsilon of one release, > 0.
+      delta0: delta of one release, in [0, 1).
+      k: number of releases, >= 1.
+      delta_slack: the extra delta', in (0, 1); vectorised.
+
+    Returns:
+      (epsilon', k delta0 + delta_slack).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
+    slack = check.probability_open("delta_slack", delta_slack)
+    epsilon = epsilon0 * np.sqrt(2.0 * k * -np.log(slack)) + k * epsilon0 * math.expm1(epsilon0)
+    return check.scalar_or_array(epsilon), check.scalar_or_array(np.minimum(k * delta0 + slack, 1))
+
+
+def advanced_delta(epsilon0, k, epsilon):
+    """The smallest slack delta' with which ``advanced`` reaches epsilon (1 where it never
+    does: epsilon <= k epsilon0 (e^epsilon0 - 1)); vectorised over epsilon.
+
+    From epsilon = epsilon0 sqrt(2 k ln(1/delta')) + k epsilon0 (e^epsilon0 - 1):
+    delta' = exp(-r^2 / (2 k)) with r = epsilon / epsilon0 - k (e^epsilon0 - 1) > 0.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0, k = _epsilon0(epsilon0), _k(k)
+    epsilon = check.epsilon(epsilon)
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = epsilon / epsilon0 - k * math.expm1(epsilon0)
+        slack = np.where(r > 0, np.exp(-np.square(np.maximum(r, 0.0)) / (2.0 * k)), 1.0)
+    slack = np.where(np.isinf(epsilon), 0.0, slack)
+    return check.scalar_or_array(slack)
+
+
+def _log_pure_optimal_delta(epsilon0, k, epsilon):
+    """ln delta(epsilon) of k randomized-response releases of epsilon0 (the worst pure
+    epsilon0-DP mechanism): the loss is (k - 2 i) epsilon0 with i ~ Binomial(k, 1/(1 + e^e0)).
+    """
+    losses, log_masses = _randomized_response_losses(epsilon0, k)
+    gap = epsilon[..., None] - losses  # < 0 for the bad outcomes
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(gap < 0, log_masses + np.log(-np.expm1(np.minimum(gap, -1e-300))), -np.inf)
+    return special.logsumexp(terms, axis=-1)
+
+
+def optimal_delta(epsilon0, delta0, k, epsilon):
+    """Exact delta(epsilon) of the k-fold composition of the worst (epsilon0, delta0)-DP
+    mechanism, the best bound that holds for every such mechanism.
+
+    Kairouz, Oh & Viswanath, "The composition theorem for differential privacy", 2015
+    (Theorem 3.3), for every epsilon in Murtagh & Vadhan, "The complexity of computing the
+    optimal composition of differential privacy", 2016 (Theorem 1.5):
+    delta = 1 - (1 - delta0)^k (1 - delta_pure(epsilon)), where
+    delta_pure(epsilon) = sum_i C(k, i) max(0, e^((k - i) e0) - e^(epsilon + i e0)) / (1 + e^e0)^k.
+    The binomial sum is taken in log space, so k up to 1000 and more is exact.
+
+    Args:
+      epsilon0: epsilon of one release, > 0.
+      delta0: delta of one release, in [0, 1).
+      k: number of releases, >= 1.
+      epsilon: epsilon(s) of the composition, >= 0; vectorised.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
+    epsilon = check.epsilon(epsilon)
+    with np.errstate(under="ignore"):
+        pure = np.exp(_log_pure_optimal_delta(epsilon0, k, epsilon))
+    kept = math.exp(k * math.log1p(-delta0))  # (1 - delta0)^k
+    result = -math.expm1(k * math.log1p(-delta0)) + kept * pure
+    return check.scalar_or_array(np.clip(result, 0.0, 1.0))
+
+
+def optimal_epsilon(epsilon0, delta0, k, delta):
+    """Smallest epsilon >= 0 with ``optimal_delta(epsilon0, delta0, k, epsilon) <= delta``
+    (inf where none is: delta below 1 - (1 - delta0)^k); vectorised over delta.
+
+    Solved exactly: between two consecutive losses (k - 2 i) epsilon0 the pure delta is
+    a - b e^epsilon with a and b binomial sums (in log space).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
+    delta = check.probability_open("delta", delta)
+    log_kept = k * math.log1p(-delta0)
+    # Target for the pure part: 1 - (1 - delta) / (1 - delta0)^k.
+    with np.errstate(under="ignore", over="ignore"):
+        target = -np.expm1(np.log1p(-delta) - log_kept)
+    losses, log_masses = _randomized_response_losses(epsilon0, k)
+    # On [L_n, L_(n-1)) the bad set is {i < n} and delta_pure = a_n - e^epsilon b_n.
+    log_a = np.logaddexp.accumulate(log_masses)
+    log_b = np.logaddexp.accumulate(log_masses - losses)
+    positive = losses > 0
+    with np.errstate(under="ignore"):
+        grid_delta = np.maximum.accumulate(
+            np.exp(_log_pure_optimal_delta(epsilon0, k, losses[positive]))
+        )
+        at_zero = float(np.exp(_log_pure_optimal_delta(epsilon0, k, np.array(0.0))))
+    n = np.searchsorted(grid_delta, target, side="left")
+    n = np.clip(n, 1, grid_delta.size)
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        epsilon = np.log(np.exp(log_a[n - 1]) - target) - log_b[n - 1]
+    epsilon = np.nan_to_num(epsilon, nan=np.inf, neginf=0.0)
+    epsilon = np.where(target <= 0, np.inf, np.maximum(epsilon, 0.0))
+    epsilon = np.where(at_zero <= target, 0.0, epsilon)
+    # Never too small: step up while the exact delta is still above the target.
+    step = np.spacing(np.maximum(epsilon, np.finfo(float).tiny))
+    for _ in range(200):
+        finite = np.isfinite(epsilon)
+        with np.errstate(under="ignore"):
+            pure = np.exp(_log_pure_optimal_delta(epsilon0, k, np.where(finite, epsilon, 0.0)))
+        high = finite & (pure > target)
+        if not np.any(high):
+            break
+        epsilon = np.where(high, epsilon + step, epsilon)
+        step = step * 2.0
+    return check.scalar_or_array(epsilon)
+
+
+def _randomized_response_losses(epsilon0, k):
+    """Losses (k - 2 i) epsilon0 and ln masses of k randomized-response releases."""
+    i = np.arange(k + 1)
+    losses = (k - 2 * i) * epsilon0
+    log_masses = (
+        special.gammaln(k + 1)
+        - special.gammaln(i + 1)
+        - special.gammaln(k - i + 1)
+        - i * epsilon0
+        - k * np.logaddexp(0.0, -epsilon0)
+    )
+    return losses, log_masses
+
+
+# ----------------------------------------------------------------------------------------
+# Privacy loss distributions, as accountants build them
+# ----------------------------------------------------------------------------------------
+
+
+class PrivacyLossDistribution:
+    """The privacy loss under A(D1) discretised on the grid i * grid_width, plus +inf.
+
+    Built by ``pld``; ``compose`` and ``self_compose`` convolve by FFT (scipy.fft). With
+    ``pessimistic`` rounding every loss goes up to the next grid point (and mass cut from
+    the top of a tail goes to +inf), so delta is never below the exact one; optimistic
+    rounding goes down (mass cut from the bottom is dropped), so delta is never above it.
+    (Meiser & Mohammadi, "Tight on budget? Tight bounds for r-fold approximate differential
+    privacy", 2018; Koskela, Jalko & Honkela, "Computing tight differential privacy
+    guarantees using FFT", 2020.)
+
+    Attributes:
+      grid_width: h, the spacing of the grid.
+      pessimistic: True for rounding up, False for rounding down.
+      lowest_index: the grid index of masses[0] (its loss is lowest_index * grid_width).
+      masses: probabilities under A(D1) of the finite grid losses, in increasing loss.
+      infinity_mass: P[L = +inf], kept apart.
+      tail_mass: the mass a composition may cut from each end of the support.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    def __init__(self, grid_width, lowest_index, masses, infinity_mass, pessimistic, tail_mass):
+        self.grid_width = float(grid_width)
+        self.lowest_index = int(lowest_index)
+        self.masses = np.asarray(masses, dtype=float)
+        self.infinity_mass = float(infinity_mass)
+        self.pessimistic = bool(pessimistic)
+        self.tail_mass = float(tail_mass)
+        top = (self.lowest_index + self.masses.size - 1) * self.grid_width
+        self._lattice = _Lattice(top, self.grid_width, self.masses[::-1], self.infinity_mass)
+
+    def __repr__(self):
+        kind = "pessimistic" if self.pessimistic else "optimistic"
+        return (
+            f"PrivacyLossDistribution({kind}, grid_width={self.grid_width}, "
+            f"{self.masses.size} points from {self.losses[0]:.6g}, "
+            f"infinity_mass={self.infinity_mass:.3g})"
+        )
+
+    @property
+    def losses(self):
+        """The grid losses of ``masses``, increasing."""
+        return (self.lowest_index + np.arange(self.masses.size)) * self.grid_width
+
+    def delta(self, epsilon):
+        """delta(epsilon) of this PLD, exact for the discretised law; vectorised."""
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(np.clip(self._lattice.hockey(epsilon), 0.0, 1.0))
+
+    def loss_exceeds(self, epsilon):
+        """P[L > epsilon] of the discretised law; vectorised."""
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(np.clip(self._lattice.exceeds(epsilon), 0.0, 1.0))
+
+    def epsilon_for_delta(self, delta):
+        """Smallest epsilon >= 0 with delta(epsilon) <= delta (inf where none)."""
+        delta = check.probability_open("delta", delta)
+        return check.scalar_or_array(self._lattice.epsilon_for_delta(delta))
+
+    def _check_partner(self, other):
+        if not isinstance(other, PrivacyLossDistribution):
+            raise ValueError(f"other must be a PrivacyLossDistribution, got {other!r}")
+        if other.grid_width != self.grid_width:
+            raise ValueError(
+                f"other must have grid_width {self.grid_width}, got {other.grid_width}"
+            )
+        if other.pessimistic != self.pessimistic:
+            raise ValueError("other must be rounded the same way (pessimistic or optimistic)")
+
+    def compose(self, other):
+        """The PLD of this mechanism and ``other`` run on the same data (by FFT)."""
+        self._check_partner(other)
+        size = self.masses.size + other.masses.size - 1
+        _check_size(size)
+        length = fft.next_fast_len(size, real=True)
+        product = fft.rfft(self.masses, length) * fft.rfft(other.masses, length)
+        masses = fft.irfft(product, length)[:size]
+        infinity = (
+            self.infinity_mass + other.infinity_mass - self.infinity_mass * other.infinity_mass
+        )
+        return self._truncated(self.lowest_index + other.lowest_index, masses, infinity)
+
+    def self_compose(self, k):
+        """The PLD of k runs: one transform, a k-th power, one inverse transform."""
+        k = _k(k)
+        if k == 1:
+            return self
+        size = k * (self.masses.size - 1) + 1
+        _check_size(size)
+        length = fft.next_fast_len(size, real=True)
+        masses = fft.irfft(fft.rfft(self.masses, length) ** k, length)[:size]
+        infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
+        return self._truncated(k * self.lowest_index, masses, infinity)
+
+    def _truncated(self, lowest_index, masses, infinity_mass):
+        """Clip FFT round-off and cut tails of at most tail_mass, on the safe side."""
+        noise = 1e-16 * masses.size**0.5 * max(float(masses.max(initial=0.0)), 0.0)
+        masses = np.where(masses > noise, masses, 0.0)
+        cumulative = np.cumsum(masses)
+        total = cumulative[-1] if masses.size else 0.0
+        first = int(np.searchsorted(cumulative, self.tail_mass, side="right"))
+        last = int(np.searchsorted(cumulative, total - self.tail_mass, side="left"))
+        first, last = min(first, masses.size - 1), max(min(last, masses.size - 1), 0)
+        first = min(first, last)
+        below = cumulative[first - 1] if first > 0 else 0.0
+        above = total - cumulative[last]
+        kept = masses[first : last + 1].copy()
+        if self.pessimistic:
+            kept[0] += below  # rounded up to the lowest kept loss
+            infinity_mass = infinity_mass + above  # rounded up to +inf
+        else:
+            kept[-1] += above  # rounded down to the highest kept loss; below is dropped
+        return PrivacyLossDistribution(
+            self.grid_width,
+            lowest_index + first,
+            kept,
+            min(infinity_mass, 1.0),
+            self.pessimistic,
+            self.tail_mass,
+        )
+
+
+def _check_size(size):
+    if size > PLD_MAX_POINTS:
+        raise ValueError(
+            f"grid_width is too fine for this composition: {size} grid points "
+            f"(at most {PLD_MAX_POINTS}); take a larger grid_width or fewer releases"
+        )
+
+
+def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15):
+    """The privacy loss distribution of a pair on the grid i * grid_width.
+
+    Args:
+      pair: a pair from ``dplearn.privacy_loss`` (Laplace, Gaussian, discrete Laplace) or
+        a ``ComposedPair``.
+      grid_width: h > 0, the spacing of the loss grid.
+      pessimistic: round losses up (True: delta is an upper bound) or down (False: a
+        lower bound).
+      tail_mass: the probability that may be cut from each end of an unbounded loss
+        (Gaussian) and after each composition, in (0, 1e-3]; cut mass goes to +inf
+        (pessimistic) or is dropped (optimistic).
+
+    Returns:
+      A ``PrivacyLossDistribution``.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    grid_width = float(check.positive("grid_width", grid_width))
+    if not isinstance(pessimistic, bool | np.bool_):
+        raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
+    tail_mass = float(check.positive("tail_mass", tail_mass))
+    if tail_mass > 1e-3:
+        raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
+    composed = pair if isinstance(pair, ComposedPair) else compose(pair, 1)
+    low, high = composed._continuous_range(tail_mass)
+    values, atom_masses = composed.loss_atoms
+    points = [values]
+    if np.isfinite(low):
+        points.append(np.array([low, high]))
+    points = np.concatenate(points)
+    lowest = int(math.floor(points.min() / grid_width)) - 1
+    highest = int(math.ceil(points.max() / grid_width)) + 1
+    size = highest - lowest + 1
+    _check_size(size)
+    grid = (lowest + np.arange(size)) * grid_width
+    masses = np.zeros(size)
+    infinity = 0.0
+    # Atoms: each to its grid neighbour above (pessimistic) or below (optimistic).
+    if values.size:
+        index = _grid_index(values, grid_width, lowest, up=pessimistic)
+        np.add.at(masses, index, atom_masses)
+    if np.isfinite(low):
+        # The continuous part, cell by cell: (grid[i-1], grid[i]] goes to grid[i] when
+        # rounding up, [grid[i], grid[i+1]) to grid[i] when rounding down.
+        edges = np.clip(grid, low, high)
+        middle = composed._continuous_median
+        upper = composed._continuous_exceeds(edges)
+        lower = composed._continuous_cdf(edges)
+        cells = np.where(edges[:-1] >= middle, upper[:-1] - upper[1:], lower[1:] - lower[:-1])
+        cells = np.maximum(cells, 0.0)
+        if pessimistic:
+            masses[1:] += cells
+            masses[0] += float(composed._continuous_cdf(np.array(low)))
+            infinity += float(composed._continuous_exceeds(np.array(high)))
+        else:
+            masses[:-1] += cells
+            top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
+            masses[top] += float(composed._continuous_exceeds(np.array(high)))
+    keep = np.flatnonzero(masses > 0)
+    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
+    return PrivacyLossDistribution(
+        grid_width, lowest + first, masses[first : last + 1], infinity, pessimistic, tail_mass
+    )
+
+
+def _grid_index(values, grid_width, lowest, *, up):
+    """Index (from ``lowest``) of the grid point at or above (up) / below each value."""
+    raw = np.ceil(values / grid_width) if up else np.floor(values / grid_width)
+    if up:
+        raw = np.where(raw * grid_width < values, raw + 1, raw)
+        raw = np.where((raw - 1) * grid_width >= values, raw - 1, raw)
+    else:
+        raw = np.where(raw * grid_width > values, raw - 1, raw)
+        raw = np.where((raw + 1) * grid_width <= values, raw + 1, raw)
+    return raw.astype(np.int64) - lowest
+
+
+class PLDBracket:
+    """The optimistic and pessimistic PLDs of k releases: the exact delta lies between.
+
+    Attributes:
+      optimistic: the PLD rounded down (its delta is a lower bound).
+      pessimistic: the PLD rounded up (its delta is an upper bound).
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    def __init__(self, optimistic, pessimistic):
+        self.optimistic = optimistic
+        self.pessimistic = pessimistic
+
+    @property
+    def grid_width(self):
+        """h, the spacing of both grids."""
+        return self.pessimistic.grid_width
+
+    def delta(self, epsilon):
+        """(lower, upper) bounds on the exact delta at epsilon."""
+        return self.optimistic.delta(epsilon), self.pessimistic.delta(epsilon)
+
+    def epsilon_for_delta(self, delta):
+        """(lower, upper) bounds on the exact epsilon at delta."""
+        return self.optimistic.epsilon_for_delta(delta), self.pessimistic.epsilon_for_delta(delta)
+
+    def width(self, epsilon):
+        """pessimistic delta - optimistic delta at epsilon."""
+        low, high = self.delta(epsilon)
+        return check.scalar_or_array(np.asarray(high) - np.asarray(low))
+
+
+def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15):
+    """Optimistic and pessimistic PLDs of k releases of ``pair`` on a grid of width h.
+
+    Returns:
+      A ``PLDBracket`` (``.optimistic``, ``.pessimistic``, ``.delta``, ``.epsilon_for_delta``).
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    k = _k(k)
+    optimistic = pld(pair, grid_width, pessimistic=False, tail_mass=tail_mass).self_compose(k)
+    pessimistic = pld(pair, grid_width, pessimistic=True, tail_mass=tail_mass).self_compose(k)
+    return PLDBracket(optimistic, pessimistic)
+
+
+# ----------------------------------------------------------------------------------------
+# The hypothesis-test view (f-DP)
+# ----------------------------------------------------------------------------------------
+
+
+def gaussian_tradeoff(mu, alpha):
+    """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu): the type II error of the best test at
+    type I error alpha between N(0, 1) and N(mu, 1) (Dong, Roth & Su, "Gaussian
+    differential privacy", 2019, Definition 2.7); vectorised over alpha.
+
+    Args:
+      mu: mu >= 0 (mu = sensitivity / sigma for one Gaussian release).
+      alpha: type I error(s) in [0, 1].
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    mu = check._as_float_array("mu", mu)
+    if mu.ndim or not (mu >= 0):
+        raise ValueError(f"mu must be a single number >= 0, got {mu!r}")
+    alpha = check.probability_closed("alpha", alpha)
+    # -Phi^-1(alpha) rather than Phi^-1(1 - alpha): exact for tiny alpha.
+    with np.errstate(over="ignore"):
+        beta = special.ndtr(-special.ndtri(alpha) - float(mu))
+    return check.scalar_or_array(beta)
+
+
+def tradeoff(pair, alpha):
+    """The trade-off curve beta(alpha) of the pair: the smallest type II error of a test
+    of A(D1) against A(D2) whose type I error is at most alpha (Neyman-Pearson: reject
+    A(D1) on the outputs of lowest privacy loss, randomising on an atom), vectorised.
+
+    With t the loss at probability position 1 - alpha,
+    beta = P_D2[L > t] + e^-t (1 - alpha - P_D1[L > t]). Exact for the pairs ``compose``
+    supports, composed or not.
+
+    Args:
+      pair: a pair from ``dplearn.privacy_loss`` or a ``ComposedPair``.
+      alpha: type I error(s) in [0, 1].
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    composed = pair if isinstance(pair, ComposedPair) else compose(pair, 1)
+    alpha = check.probability_closed("alpha", alpha)
+    if isinstance(composed, ComposedGaussian):
+        return gaussian_tradeoff(composed._ratio, alpha)
+    threshold = np.asarray(composed.loss_quantile(1.0 - alpha), dtype=float)
+    finite = np.isfinite(threshold)
+    safe = np.where(finite, threshold, 0.0)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        level = np.maximum(1.0 - alpha - composed._exceeds(safe), 0.0)
+        beta = composed._exceeds_d2(safe) + np.exp(-safe) * level
+    beta = np.where(alpha <= 0, 1.0, np.where(alpha >= 1, 0.0, beta))
+    return check.scalar_or_array(np.clip(beta, 0.0, 1.0 - alpha * 0))
+
+
+def gaussian_dp_mu(pair):
+    """The mu with which a Gaussian pair (one release or k) is exactly mu-GDP:
+    sensitivity / sigma, times sqrt(k) for k releases (Dong, Roth & Su 2019).
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    if isinstance(pair, privacy_loss.GaussianNoise):
+        return pair.ratio
+    if isinstance(pair, ComposedGaussian):
+        return pair._ratio
+    raise ValueError(f"pair must be a Gaussian pair (composed or not), got {pair!r}")
+
+
+def clt_mu(pair, k):
+    """The mu of the central-limit approximation G_mu of k releases of ``pair``.
+
+    Dong, Roth & Su, "Gaussian differential privacy", 2019, Theorem 3.5 (Berry-Esseen
+    form): mu = 2 k kl / sqrt(k (kappa2 - kl^2)), where for a pair kl = E[L] (the KL
+    divergence) and kappa2 - kl^2 = Var[L] under A(D1); so mu = 2 sqrt(k) E[L] / sd(L).
+    Exact for the Gaussian; for others an approximation, not a bound (``clt_gap``).
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    k = _k(k)
+    single = pair if isinstance(pair, ComposedPair) else compose(pair, 1)
+    return 2.0 * math.sqrt(k) * single.loss_mean / single.loss_std
+
+
+def clt_gap(pair, k, alpha):
+    """G_mu(alpha) - exact beta(alpha) for k releases, with mu = ``clt_mu(pair, k)``:
+    negative where the CLT curve lies below the exact trade-off curve; vectorised.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    k = _k(k)
+    exact = tradeoff(compose(pair, k), alpha)
+    return check.scalar_or_array(
+        np.asarray(gaussian_tradeoff(clt_mu(pair, k), alpha)) - np.asarray(exact)
+    )
