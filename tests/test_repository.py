@@ -54,6 +54,20 @@ def read_environment(path):
     return document, pins
 
 
+def read_pip_requirements(path):
+    """{canonical pip name: SpecifierSet} of an environment.yml's "pip:" list."""
+    from packaging.requirements import Requirement
+
+    document = yaml.safe_load(path.read_text())
+    requirements = {}
+    for entry in document["dependencies"]:
+        if isinstance(entry, dict):
+            for line in entry.get("pip", []):
+                requirement = Requirement(line)
+                requirements[canonicalize_name(requirement.name)] = requirement.specifier
+    return requirements
+
+
 def pip_pins(pins):
     """{canonical pip name: SpecifierSet} for the conda pins (2.4 means ==2.4.*)."""
     return {
@@ -190,8 +204,14 @@ def test_binder_environment_is_the_root_one():
 def test_environment_and_pyproject_declare_the_same_packages():
     _, pins = read_environment(ROOT / "environment.yml")
     conda = pip_pins(pins)
+    pip_only = read_pip_requirements(ROOT / "environment.yml")
     project = project_dependencies()
-    assert sorted(conda) == sorted(project)
+    assert not set(conda) & set(pip_only), "a package is listed both for conda and for pip"
+    assert sorted({**conda, **pip_only}) == sorted(project)
+    for name, specifier in pip_only.items():
+        assert specifier == project[name], (
+            f"{name}: environment.yml's pip list says {specifier}, pyproject.toml {project[name]}"
+        )
     for name, conda_pin in conda.items():
         version = pins.get(name) or next(
             pin for conda_name, pin in pins.items() if CONDA_TO_PIP.get(conda_name) == name
@@ -210,7 +230,8 @@ def test_installed_versions_satisfy_environment_pins():
     python = ".".join(map(str, sys.version_info[:2]))
     assert python == pins["python"], f"tests run on Python {python}, Binder on {pins['python']}"
     wrong = {}
-    for name, specifier in pip_pins(pins).items():
+    required = {**pip_pins(pins), **read_pip_requirements(ROOT / "environment.yml")}
+    for name, specifier in required.items():
         installed = importlib.metadata.version(name)
         if Version(installed) not in specifier:
             wrong[name] = f"{installed} not in {specifier}"
