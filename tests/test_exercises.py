@@ -409,9 +409,15 @@ def test_notebook_section_is_the_banks(path):
 def _decimal_forms(value):
     if not math.isfinite(value) or value == round(value):
         return set()  # whole numbers and infinities appear in any prose
-    forms = {f"{value:.3g}", f"{value:.4g}", f"{value:.5g}"}
-    # Only forms with at least three significant digits are telling.
-    return {form for form in forms if len(re.sub(r"[^0-9]", "", form).lstrip("0")) >= 3}
+    forms = {f"{value:.{digits}g}" for digits in (3, 4, 5, 6)} | {f"{value:.3f}"}
+    # Only forms with at least three significant digits and a fraction are telling.
+    return {
+        form
+        for form in forms
+        if "e" not in form
+        and float(form) != round(float(form))
+        and len(re.sub(r"[^0-9]", "", form).lstrip("0")) >= 3
+    }
 
 
 def _solution_phrases(text):
