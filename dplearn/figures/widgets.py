@@ -1,5 +1,12 @@
 """Sliders wired to a figure object: the one call a notebook makes per figure.
 
+The box ``explore`` returns is laid out for a projector (1280 × 720): controls in two
+columns when there are more than three, and the readout beside the figure when the two
+fit side by side, else beside the controls, in as many columns as it needs. Names in
+the readout may hold formulas (``$\\delta_2$``): they are typeset once; the numbers
+beside them change on every slider move and are plain HTML, so moving a slider never
+asks the browser to typeset again.
+
 Taught in: every lesson notebook.
 """
 
@@ -8,10 +15,28 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 
 import ipywidgets as widgets
 
-__all__ = ["explore", "format_number", "numbers_table"]
+__all__ = ["explore", "format_number", "numbers_table", "Exploration", "Readout"]
+
+#: Width a Voilà page at 1280 px gives a figure and what sits beside it (px).
+PAGE_WIDTH = 1230
+#: Width of one column of the readout (px): a name and its number.
+READOUT_COLUMN_WIDTH = 300
+#: Width of one column of controls (px), as ``Control.slider`` lays them out.
+CONTROL_COLUMN_WIDTH = 400
+#: Height of a control row and of a readout row (px), as Voilà and JupyterLab draw them.
+CONTROL_ROW_HEIGHT = 32
+READOUT_ROW_HEIGHT = 21
+#: Controls beyond this many go in two columns.
+ONE_COLUMN_CONTROLS = 3
+
+_ROW_STYLE = (
+    f"height:{READOUT_ROW_HEIGHT}px;line-height:{READOUT_ROW_HEIGHT}px;"
+    "white-space:nowrap;overflow:hidden"
+)
 
 
 def format_number(value):
@@ -28,24 +53,141 @@ def format_number(value):
     return f"{value:.4g}"
 
 
+def _escape_name(name):
+    # Names may hold $…$ formulas: keep them whole for MathJax, escape the rest.
+    return html.escape(name, quote=False)
+
+
 def numbers_table(numbers):
-    """HTML table of name -> number, the readout beside a figure."""
+    """HTML table of name -> number: the readout as one piece (exports, static pages)."""
     rows = "".join(
-        f"<tr><td style='padding-right:1em'>{html.escape(name)}</td>"
+        f"<tr><td style='padding-right:1em'>{_escape_name(name)}</td>"
         f"<td style='font-family:monospace'>{format_number(value)}</td></tr>"
         for name, value in numbers.items()
     )
     return f"<table>{rows}</table>"
 
 
-class Exploration(widgets.VBox):
-    """Sliders, a figure and its numbers; shown as a PNG where widgets cannot run."""
+class Readout(widgets.HBox):
+    """The numbers beside a figure: typeset names, plain numbers, in columns of rows.
 
-    def __init__(self, explorer, sliders, readout, view):
+    Each column is two widgets with rows of one fixed height: the names (``HTMLMath``,
+    set once) and the numbers (``HTML``, set on every move).
+    """
+
+    def __init__(self, numbers, columns=1):
+        self.columns = max(1, int(columns))
+        self._names = None
+        self._name_views, self._value_views = [], []
+        super().__init__([])
+        self.add_class("dplearn-readout")
+        self.show(numbers)
+
+    def _chunks(self, items):
+        per_column = math.ceil(len(items) / self.columns) if items else 0
+        return [items[i : i + per_column] for i in range(0, len(items), per_column or 1)]
+
+    def show(self, numbers):
+        """Shows numbers: only the numbers change, unless the names did."""
+        self._numbers = dict(numbers)
+        names = list(numbers)
+        if names != self._names:
+            self._names = names
+            self._name_views, self._value_views, children = [], [], []
+            for chunk in self._chunks(names):
+                rows = "".join(f"<div style='{_ROW_STYLE}'>{_escape_name(n)}</div>" for n in chunk)
+                name_view = widgets.HTMLMath(rows, layout=widgets.Layout(margin="0 1em 0 0"))
+                value_view = widgets.HTML("", layout=widgets.Layout(margin="0 2em 0 0"))
+                self._name_views.append(name_view)
+                self._value_views.append(value_view)
+                children.append(widgets.HBox([name_view, value_view]))
+            self.children = children
+        for chunk, value_view in zip(self._chunks(names), self._value_views, strict=True):
+            value_view.value = "".join(
+                f"<div style='{_ROW_STYLE};font-family:monospace'>"
+                f"{format_number(numbers[name])}</div>"
+                for name in chunk
+            )
+
+    @property
+    def value(self):
+        """The readout as one HTML table (names and numbers), for a static page."""
+        return numbers_table(self._numbers)
+
+
+def _layout(explorer, controls, entries):
+    """Where the readout goes and how many columns controls and readout take.
+
+    The readout goes beside the figure when both fit the page's width; otherwise above
+    the figure, beside the controls, with the columns that make that row the lowest.
+
+    Returns (readout_beside_figure, control_columns, readout_columns).
+    """
+    width, height = (size * explorer.figure.dpi for size in explorer.figure.get_size_inches())
+    many = controls > ONE_COLUMN_CONTROLS
+    if width + READOUT_COLUMN_WIDTH <= PAGE_WIDTH and entries * READOUT_ROW_HEIGHT <= height:
+        return True, 2 if many else 1, 1
+    best = None
+    for control_columns in (1, 2) if many else (1,):
+        control_rows = math.ceil(controls / control_columns)
+        free = PAGE_WIDTH - control_columns * CONTROL_COLUMN_WIDTH
+        for readout_columns in range(1, max(1, free // READOUT_COLUMN_WIDTH) + 1):
+            readout_rows = math.ceil(entries / readout_columns)
+            row = max(control_rows * CONTROL_ROW_HEIGHT, readout_rows * READOUT_ROW_HEIGHT)
+            choice = (row, control_columns + readout_columns, control_columns, readout_columns)
+            best = min(best or choice, choice)
+    return False, best[2], best[3]
+
+
+class Exploration(widgets.VBox):
+    """Controls, a figure and its numbers; shown as a PNG where widgets cannot run."""
+
+    def __init__(self, explorer, sliders, readout, view, *, beside=False, control_columns=1):
         self.explorer = explorer
         self.sliders = sliders
         self.readout = readout
-        super().__init__([widgets.HBox([widgets.VBox(list(sliders.values())), readout]), view])
+        self.view = view
+        controls = list(sliders.values())
+        if control_columns > 1:
+            controls_box = widgets.GridBox(
+                controls,
+                layout=widgets.Layout(
+                    grid_template_columns=f"repeat({control_columns}, max-content)",
+                    grid_gap="0 1em",
+                    align_content="flex-start",
+                ),
+            )
+        else:
+            controls_box = widgets.VBox(controls)
+        controls_box.add_class("dplearn-controls")
+        readout.layout.margin = "0 0 0 1em"
+        top = widgets.Layout(align_items="flex-start")
+        if beside:
+            # The figure keeps its own width, so the readout sits right beside it.
+            view.layout.flex = "0 0 auto"
+            children = [controls_box, widgets.HBox([view, readout], layout=top)]
+        else:
+            children = [widgets.HBox([controls_box, readout], layout=top), view]
+        super().__init__(children)
+        self.add_class("dplearn-exploration")
+
+    def refresh(self):
+        """Shows the explorer's current numbers and draws its figure again.
+
+        Call it after changing the explorer from code (a new random draw, say).
+        """
+        self.readout.show(self.explorer.numbers())
+        canvas = self.explorer.figure.canvas
+        if self.view is canvas:
+            # Draw now: with ipympl, draw_idle only asks the browser to ask the kernel
+            # for a draw, a round trip that doubled the delay a learner feels.
+            canvas.draw()
+        else:
+            from IPython.display import display
+
+            with self.view:
+                self.view.clear_output(wait=True)
+                display(self.explorer.figure)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
@@ -54,21 +196,24 @@ class Exploration(widgets.VBox):
         image = base64.b64encode(buffer.getvalue()).decode("ascii")
         bundle["image/png"] = image
         bundle["text/html"] = (
-            f"{self.readout.value}<img src='data:image/png;base64,{image}' "
+            f"{numbers_table(self.explorer.numbers())}"
+            f"<img src='data:image/png;base64,{image}' "
             f"alt='{html.escape(self.explorer.title)}'/>"
         )
         return bundle
 
 
 def explore(explorer, **values):
-    """Sliders for every control of explorer, moving its figure in place.
+    """Controls for every control of explorer, moving its figure in place.
 
     Args:
       explorer: an ``dplearn.figures.explorers.Explorer``.
       **values: starting values that differ from the explorer's current ones.
 
     Returns:
-      A widget: sliders and the numbers on top, the figure below.
+      An ``Exploration``: the controls on top, the figure below, its numbers beside
+      the figure or beside the controls (whichever keeps the box within a projector's
+      screen).
     """
     if values:
         explorer.update(**values)
@@ -78,34 +223,28 @@ def explore(explorer, **values):
     else:
         # Inline backend: show a fresh PNG of the same figure after every change.
         view = widgets.Output()
-    readout = widgets.HTML(numbers_table(explorer.numbers()))
+    numbers = explorer.numbers()
+    beside, control_columns, readout_columns = _layout(
+        explorer, len(explorer.controls), len(numbers)
+    )
+    readout = Readout(numbers, readout_columns)
     sliders = {
         name: control.slider(explorer.params[name], name)
         for name, control in explorer.controls.items()
     }
-
-    def redraw():
-        readout.value = numbers_table(explorer.numbers())
-        if view is canvas:
-            # Draw now: with ipympl, draw_idle only asks the browser to ask the kernel
-            # for a draw, a round trip that doubled the delay a learner feels.
-            canvas.draw()
-        else:
-            from IPython.display import display
-
-            with view:
-                view.clear_output(wait=True)
-                display(explorer.figure)
+    exploration = Exploration(
+        explorer, sliders, readout, view, beside=beside, control_columns=control_columns
+    )
 
     def follow(name):
         def on_change(change):
             explorer.update(**{name: change["new"]})
-            redraw()
+            exploration.refresh()
 
         return on_change
 
     for name, slider in sliders.items():
         slider.observe(follow(name), names="value")
     if view is not canvas:
-        redraw()
-    return Exploration(explorer, sliders, readout, view)
+        exploration.refresh()
+    return exploration
