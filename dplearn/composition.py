@@ -35,7 +35,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import fft, signal, special
+from scipy import fft, optimize, signal, special, stats
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
@@ -66,7 +66,9 @@ __all__ = [
 #: against mpmath to 1e-9 up to here); above it, the exact piecewise-polynomial tables.
 LAPLACE_CLOSED_FORM_MAX_K = 12
 #: Largest k for which a composed Laplace pair is offered at all.
-LAPLACE_MAX_K = 1000
+LAPLACE_MAX_K = 250
+#: Largest epsilon0 = sensitivity / scale for which a composed Laplace pair is offered.
+LAPLACE_MAX_EPSILON0 = 200.0
 #: Largest lattice (k * sensitivity + 1 points) convolved exactly for the discrete Laplace.
 DISCRETE_LAPLACE_MAX_POINTS = 200_001
 #: Largest PLD (number of grid points) built or composed.
@@ -183,7 +185,7 @@ class ComposedPair(privacy_loss.PrivacyLossPair):
     def _atoms_exceeding(self, x):
         values, masses = self.loss_atoms
         x = np.asarray(x, dtype=float)
-        return (values > x[..., None]) @ masses
+        return np.einsum("...i,i->...", (values > x[..., None]).astype(float), masses)
 
     def _continuous_exceeds(self, x):
         return np.maximum(self._exceeds(x) - self._atoms_exceeding(x), 0.0)
@@ -312,50 +314,52 @@ def _binomial(n, i):
 
 
 class ComposedLaplace(ComposedPair):
-    """k Laplace releases of epsilon0 = sensitivity / scale, in closed form.
+    """k Laplace releases of epsilon0 = sensitivity / scale, exactly.
 
     Derivation. Write one release's loss as L_1 = epsilon0 - 2 epsilon0 W with W in [0, 1]:
     under A(D1), W = 0 with probability 1/2 (the noise lands on the near side), W = 1 with
     probability e^-epsilon0 / 2 (beyond the far answer), and in between W has density
     (epsilon0 / 2) e^(-epsilon0 w). The k-fold loss is L = k epsilon0 - 2 epsilon0 S with
-    S = W_1 + ... + W_k. Expanding the product of k such laws by how many W's are 0 (a),
-    1 (c) and continuous (m), the continuous ones sum to an exponentially tilted Irwin-Hall
-    law, and the inclusion-exclusion over the unit cube gives, with x = (k epsilon0 - t) /
-    (2 epsilon0) and P(m, y) the regularised lower incomplete gamma function,
+    S = W_1 + ... + W_k. Expanding the product of k such laws by how many W's are 0, 1 or
+    continuous (m of them), the continuous ones sum to an exponentially tilted Irwin-Hall
+    law; inclusion-exclusion over the unit cube gives, with x = (k epsilon0 - t) /
+    (2 epsilon0), Y_j = epsilon0 (x - j), P(m, y) the regularised lower incomplete gamma
+    function and K(m, y) = int_0^y e^g g^(m-1) / (m-1)! dg = y^m / m! 1F1(m; m+1; y):
 
-        P[L > t] = 2^-k sum_j e^(-j epsilon0) [C(k, j) 1{x > j}
-                                              + sum_{m >= 1} A(m, j) P(m, epsilon0 (x - j))],
+        P[L > t]  = 2^-k sum_{j < x} e^(-j e0) [C(k, j) + sum_m A(m, j) P(m, Y_j)],
+        delta(t)  = 2^-k sum_{j < x} e^(-j e0) [C(k, j) (1 - e^(-2 Y_j))
+                                     + sum_m A(m, j) (P(m, Y_j) - e^(-2 Y_j) K(m, Y_j))],
 
-        delta(t) = 2^-k sum_{j < x} e^(-j epsilon0) [C(k, j) (1 - e^(-2 epsilon0 (x - j)))
-                             + (1 - e^(-epsilon0 (x - j))) sum_{m >= 1} A(m, j) P(m, ...)],
+    where A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m) (``closed_form_delta``,
+    ``closed_form_exceeds``). The atoms of L sit at (k - 2 j) epsilon0 with masses
+    C(k, j) e^(-j epsilon0) / 2^k; the maximum k epsilon0 has probability 2^-k. Under A(D2),
+    L has the law of -L under A(D1).
 
-    where A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m). The atoms of L sit at
-    (k - 2 j) epsilon0 with masses C(k, j) e^(-j epsilon0) / 2^k; the maximum k epsilon0 has
-    probability 2^-k. Under A(D2), S has the law of k - S under A(D1).
-
-    Exactness: the sums over j alternate; for k <= LAPLACE_CLOSED_FORM_MAX_K (12) they
-    are evaluated as written and agree with mpmath to 1e-9 relative or better.
+    Exactness. The closed form's sums over j alternate: it agrees with mpmath to 1e-9
+    relative (in fact ~1e-13) for k <= 12 (LAPLACE_CLOSED_FORM_MAX_K) and loses digits
+    beyond. The methods (``delta``, ``loss_exceeds``, ``loss_cdf``, ``loss_density``,
+    ``loss_quantile``) evaluate the same law without alternating sums, for every
+    k <= LAPLACE_MAX_K: the tilted law e^(epsilon0 w) P[S in dw] is a piecewise
+    polynomial on the unit intervals, built by k convolutions in the Bernstein basis (all
+    coefficients >= 0, so no cancellation), and each piece's integrals are tabulated once
+    as Chebyshev series; delta and P[L > t] then carry relative errors of ~1e-13 or better
+    (checked against mpmath for k up to 100).
     """
 
     def __init__(self, base, k):
         super().__init__(base, k)
         if self.k > LAPLACE_MAX_K:
-            raise ValueError(f"k must be <= {LAPLACE_MAX_K} for a composed Laplace pair, got {k}")
-        self.epsilon0 = base.max_loss
-        k = self.k
-        # A(m, j) for m = 1..k, j = 0..k, in exact integers first.
-        table = np.zeros((k, k + 1))
-        for m in range(1, k + 1):
-            coefficients = np.polynomial.polynomial.polymul(
-                np.polynomial.polynomial.polypow([1, -1], m),
-                np.polynomial.polynomial.polypow([1, 1], k - m),
+            raise ValueError(
+                f"k must be <= {LAPLACE_MAX_K} for an exact composed Laplace pair, got {k} "
+                "(use pld_bracket for more releases)"
             )
-            table[m - 1, : len(coefficients)] = math.comb(k, m) * coefficients
-        self._table = table
-        self._orders = np.arange(1, k + 1, dtype=float)
-        j = np.arange(k + 1)
-        self._atom_weights = np.array([math.comb(k, i) for i in range(k + 1)], dtype=float)
-        self._log_scale = -k * math.log(2.0) - j * self.epsilon0  # ln(2^-k e^(-j epsilon0))
+        self.epsilon0 = base.max_loss
+        if self.epsilon0 > LAPLACE_MAX_EPSILON0:
+            raise ValueError(
+                f"sensitivity / scale must be <= {LAPLACE_MAX_EPSILON0} for a composed Laplace "
+                f"pair, got {self.epsilon0!r}"
+            )
+        self._tables = _LaplaceTables(self.epsilon0, self.k)
 
     @property
     def max_loss(self):
@@ -370,8 +374,8 @@ class ComposedLaplace(ComposedPair):
     @property
     def loss_atoms(self):
         """Atoms at (k - 2 j) epsilon0, masses C(k, j) e^(-j epsilon0) / 2^k, j = 0..k."""
-        j = np.arange(self.k + 1)
-        return (self.k - 2 * j) * self.epsilon0, self._atom_weights * np.exp(self._log_scale)
+        lattice = self._tables.lattice
+        return lattice.losses.copy(), lattice.masses.copy()
 
     @property
     def loss_mean(self):
@@ -386,71 +390,120 @@ class ComposedLaplace(ComposedPair):
     def _support(self):
         return -self.max_loss, self.max_loss
 
-    def _pieces(self, t):
-        """Gaps x - j, which j lie below x, and per j the continuous sums
-        sum_m A(m, j) P(m, Y) and sum_m A(m, j) K(m, Y) with Y = epsilon0 (x - j) and
-        K(m, Y) = int_0^Y e^g g^(m-1) / (m-1)! dg (as a log, per m)."""
-        t = np.asarray(t, dtype=float)
-        e0 = self.epsilon0
-        with np.errstate(over="ignore", invalid="ignore"):
-            x = (self.k * e0 - t) / (2.0 * e0)
-        x = np.clip(np.nan_to_num(x, nan=0.0), -1.0, self.k + 1.0)
-        gaps = x[..., None] - np.arange(self.k + 1)
-        inside = gaps > 0
-        y = e0 * np.where(inside, gaps, 0.0)
-        incomplete = special.gammainc(self._orders, y[..., None])  # (..., j, m)
-        return gaps, inside, y, incomplete
-
     def _exceeds(self, t):
-        gaps, inside, y, incomplete = self._pieces(t)
-        continuous = np.einsum("...jm,mj->...j", incomplete, self._table)
-        terms = np.where(inside, self._atom_weights + continuous, 0.0)
-        return terms @ np.exp(self._log_scale)
+        return self._tables.exceeds(t)
 
     def _exceeds_d2(self, t):
-        # P2[L > t] = 2^-k sum_j [C(k, j) e^((j - k) e0) 1{x > j}
-        #                         + e^((j - k) e0) sum_m A(m, j) K(m, Y_j)].
-        gaps, inside, y, _ = self._pieces(t)
-        e0, k = self.epsilon0, self.k
-        j = np.arange(k + 1)
-        log_k = _log_exp_gamma_integral(self._orders, y[..., None])  # (..., j, m)
-        with np.errstate(under="ignore", over="ignore"):
-            scale = np.exp(-k * math.log(2.0) + (j - k) * e0)
-            continuous = np.einsum("...jm,mj->...j", np.exp(log_k), self._table)
-        terms = np.where(inside, self._atom_weights + continuous, 0.0)
-        return terms @ scale
+        return self._tables.exceeds_d2(t)
 
     def _hockey(self, t):
-        gaps, inside, y, incomplete = self._pieces(t)
-        e0 = self.epsilon0
-        log_k = _log_exp_gamma_integral(self._orders, y[..., None])
-        with np.errstate(under="ignore"):
-            # P(m, Y) - e^(-2Y) K(m, Y) = E[(1 - e^(-2 (Y - G))) 1{G < Y}], G ~ Gamma(m).
-            weighted = incomplete - np.exp(log_k - 2.0 * y[..., None])
-        continuous = np.einsum("...jm,mj->...j", weighted, self._table)
-        safe = np.where(inside, gaps, 0.0)
-        terms = self._atom_weights * -np.expm1(-2.0 * e0 * safe) + continuous
-        return np.where(inside, terms, 0.0) @ np.exp(self._log_scale)
+        return self._tables.hockey(t)
+
+    def _quantile(self, p):
+        return self._tables.quantile(p)
+
+    def _continuous_exceeds(self, x):
+        return self._tables.w_below(self._tables._x(x))
+
+    def _continuous_cdf(self, x):
+        return self._tables.w_above(self._tables._x(x))
+
+    def loss_cdf(self, x):
+        """P[L <= x] under A(D1), for any real x (summed from the bottom: exact in the
+        lower tail too)."""
+        x = _real("x", x)
+        return check.scalar_or_array(self._clean(self._tables.at_most(x)))
 
     def loss_density(self, x):
         """Density of the continuous part of L at x (the atoms excluded)."""
         x = _real("x", x)
+        return check.scalar_or_array(self._tables.density(x))
+
+    def _epsilon_for_one_delta(self, delta):
+        if self.delta(0.0) <= delta:
+            return 0.0
+        return optimize.brentq(
+            lambda epsilon: self._hockey(np.array(epsilon)) - delta,
+            0.0,
+            self.max_loss,
+            xtol=1e-15,
+            rtol=4 * np.finfo(float).eps,
+        )
+
+    # The closed form, term by term -------------------------------------------------
+
+    def closed_form_exceeds(self, epsilon):
+        """P[L > epsilon] from the closed form (exact for k <= 12); vectorised."""
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(
+            self._clean(_LaplaceClosedForm(self.epsilon0, self.k).exceeds(epsilon))
+        )
+
+    def closed_form_delta(self, epsilon):
+        """delta(epsilon) from the closed form (exact for k <= 12); vectorised."""
+        epsilon = check.epsilon(epsilon)
+        return check.scalar_or_array(
+            self._clean(_LaplaceClosedForm(self.epsilon0, self.k).hockey(epsilon))
+        )
+
+
+@functools.lru_cache(maxsize=32)
+def _closed_form_table(k):
+    """A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m), m = 1..k (rows), j = 0..k, from
+    exact integers."""
+    table = np.zeros((k, k + 1))
+    for m in range(1, k + 1):
+        row = [0] * (k + 1)
+        for i in range(m + 1):
+            for c in range(k - m + 1):
+                row[i + c] += (-1) ** i * math.comb(m, i) * math.comb(k - m, c)
+        table[m - 1] = [math.comb(k, m) * value for value in row]
+    return table
+
+
+class _LaplaceClosedForm:
+    """The closed form of ``ComposedLaplace``'s docstring, evaluated as written."""
+
+    def __init__(self, epsilon0, k):
+        self.epsilon0, self.k = epsilon0, k
+        self.table = _closed_form_table(k)
+        self.orders = np.arange(1, k + 1, dtype=float)
+        self.binomials = np.array([math.comb(k, j) for j in range(k + 1)], dtype=float)
+        self.log_scale = -k * math.log(2.0) - np.arange(k + 1) * epsilon0
+
+    def _pieces(self, t):
         e0 = self.epsilon0
         with np.errstate(over="ignore", invalid="ignore"):
-            w = (self.k * e0 - x) / (2.0 * e0)
-        w = np.clip(np.nan_to_num(w, nan=-1.0), -1.0, self.k + 1.0)
-        gaps = w[..., None] - np.arange(self.k + 1)
+            x = (self.k * e0 - np.asarray(t, dtype=float)) / (2.0 * e0)
+        x = np.clip(np.nan_to_num(x, nan=0.0), -1.0, self.k + 1.0)
+        gaps = x[..., None] - np.arange(self.k + 1)
         inside = gaps > 0
-        y = e0 * np.where(inside, gaps, 1.0)
-        orders = self._orders
-        with np.errstate(divide="ignore", under="ignore"):
-            log_pdf = (orders - 1) * np.log(y[..., None]) - y[..., None] - special.gammaln(orders)
-        pdf = np.where(inside[..., None], np.exp(log_pdf), 0.0)
-        per_j = np.einsum("...jm,mj->...j", pdf, self._table)
-        # dP/dt = dP/dx dx/dt with |dx/dt| = 1 / (2 epsilon0) and dP(m, e0 x)/dx = e0 pdf.
-        density = 0.5 * (per_j @ np.exp(self._log_scale))
-        density = np.where(np.abs(x) < self.max_loss, np.maximum(density, 0.0), 0.0)
-        return check.scalar_or_array(density)
+        y = e0 * np.where(inside, gaps, 0.0)
+        return inside, y, special.gammainc(self.orders, y[..., None])
+
+    def _atom_gaps(self, t):
+        """t - L_j for the atoms L_j = (k - 2 j) epsilon0, compared as loss values."""
+        losses = (self.k - 2 * np.arange(self.k + 1)) * self.epsilon0
+        return np.asarray(t, dtype=float)[..., None] - losses
+
+    def exceeds(self, t):
+        inside, y, incomplete = self._pieces(t)
+        continuous = np.einsum("...jm,mj->...j", incomplete, self.table)
+        atoms = np.where(self._atom_gaps(t) < 0, self.binomials, 0.0)
+        terms = atoms + np.where(inside, continuous, 0.0)
+        return np.einsum("...j,j->...", terms, np.exp(self.log_scale))
+
+    def hockey(self, t):
+        inside, y, incomplete = self._pieces(t)
+        log_k = _log_exp_gamma_integral(self.orders, y[..., None])
+        with np.errstate(under="ignore"):
+            weighted = incomplete - np.exp(log_k - 2.0 * y[..., None])
+        continuous = np.einsum("...jm,mj->...j", weighted, self.table)
+        gaps = self._atom_gaps(t)
+        with np.errstate(invalid="ignore"):
+            atoms = np.where(gaps < 0, self.binomials * -np.expm1(np.minimum(gaps, 0.0)), 0.0)
+        terms = atoms + np.where(inside, continuous, 0.0)
+        return np.einsum("...j,j->...", terms, np.exp(self.log_scale))
 
 
 def _log_exp_gamma_integral(m, y):
@@ -478,6 +531,295 @@ def _log_exp_gamma_integral(m, y):
             term = term * -(mm - 1 - i) / yy
         result[large] = yy + (mm - 1) * np.log(yy) - special.gammaln(mm) + np.log(total)
     return result
+
+
+@functools.lru_cache(maxsize=32)
+def _tilted_pieces(epsilon0, k):
+    """The continuous part of nu^(*k), nu = (delta_0 + delta_1) / 2 + (epsilon0 / 2) U(0, 1).
+
+    The law of W under A(D1) is e^(-epsilon0 w) nu(dw) (one release), so the k-fold law is
+    e^(-epsilon0 w) nu^(*k)(dw), and nu^(*k) is piecewise polynomial of degree k - 1 on
+    the unit intervals [n, n + 1]. Each piece is kept in the Bernstein basis, whose
+    coefficients here are all >= 0: a convolution step (nu^(*k) = nu^(*(k-1)) * nu) only
+    adds, averages (degree elevation) and takes partial sums (integration) of them, so
+    no cancellation occurs at any k. Each piece carries a log scale (no overflow).
+
+    Returns:
+      (coefficients (k, k), log_scales (k,)): piece n is
+      exp(log_scales[n]) sum_i coefficients[n, i] C(k-1, i) s^i (1 - s)^(k-1-i), s = w - n.
+    """
+    if epsilon0 not in _TILTED_CHECKPOINTS and len(_TILTED_CHECKPOINTS) >= 8:
+        # Keep the memory bounded: forget the oldest epsilon0.
+        _TILTED_CHECKPOINTS.pop(next(iter(_TILTED_CHECKPOINTS)))
+    checkpoints = _TILTED_CHECKPOINTS.setdefault(epsilon0, {})
+    start = max((size for size in checkpoints if size <= k), default=None)
+    if start is None:
+        start, state = 1, (np.ones((1, 1)), np.array([math.log(epsilon0 / 2.0)]))
+    else:
+        state = checkpoints[start]
+    for size in range(start + 1, k + 1):
+        state = _tilted_step(epsilon0, *state)
+        if size % _CHECKPOINT_EVERY == 0:
+            checkpoints[size] = state
+    return state
+
+
+_TILTED_CHECKPOINTS = {}
+_CHECKPOINT_EVERY = 8
+
+
+def _tilted_step(epsilon0, coefficients, log_scales):
+    """nu^(*size) from nu^(*(size - 1)), both as (Bernstein coefficients, log scales)."""
+    size = coefficients.shape[0] + 1
+    old = size - 1  # old pieces, each with `old` coefficients (degree old - 1)
+    b = coefficients
+    i = np.arange(old + 1)
+    padded = np.zeros((old, old + 2))
+    padded[:, 1:-1] = b
+    # Degree elevation: c_i = (i / old) b_(i-1) + (1 - i / old) b_i.
+    elevated = (i / old) * padded[:, :-1][:, : old + 1] + (1 - i / old) * padded[:, 1:]
+    cumulative = np.concatenate([np.zeros((old, 1)), np.cumsum(b, axis=1)], axis=1)
+    low = cumulative / old  # int_0^t: partial sums below i
+    high = (cumulative[:, -1:] - cumulative) / old  # int_t^1: partial sums from i
+    # Atoms of nu^(*old): C(old, j) / 2^old at j = 0..old; each convolved with
+    # (epsilon0 / 2) U(0, 1) adds a constant on piece j.
+    j = np.arange(old + 1)
+    log_atoms = (
+        special.gammaln(old + 1)
+        - special.gammaln(j + 1)
+        - special.gammaln(old - j + 1)
+        - old * math.log(2.0)
+        + math.log(epsilon0 / 2.0)
+    )
+    # New piece n: from old piece n (same place), old piece n - 1 (shifted by the
+    # atom at 1 or reaching over from the uniform) and the atom at n.
+    same = 0.5 * elevated + 0.5 * epsilon0 * low
+    shifted = 0.5 * elevated + 0.5 * epsilon0 * high
+    scale_same = np.concatenate([log_scales, [-np.inf]])
+    scale_shifted = np.concatenate([[-np.inf], log_scales])
+    new_scale = np.maximum(np.maximum(scale_same, scale_shifted), log_atoms)
+    with np.errstate(under="ignore"):
+        weight_same = np.exp(scale_same - new_scale)[:, None]
+        weight_shifted = np.exp(scale_shifted - new_scale)[:, None]
+        weight_atom = np.exp(log_atoms - new_scale)[:, None]
+    new = np.zeros((size, size))
+    new[:-1] += weight_same[:-1] * same
+    new[1:] += weight_shifted[1:] * shifted
+    new += weight_atom
+    peak = new.max(axis=1)
+    coefficients = new / peak[:, None]
+    log_scales = new_scale + np.log(peak)
+    return coefficients, log_scales
+
+
+@functools.lru_cache(maxsize=64)
+def _bernstein_basis(degree, size):
+    """B_i^degree(s) at the Chebyshev points s of [0, 1] (rows), i = 0..degree (columns)."""
+    s = (np.cos(np.pi * (np.arange(size) + 0.5) / size) + 1.0) / 2.0
+    basis = stats.binom.pmf(np.arange(degree + 1)[None, :], degree, s[:, None])
+    basis.setflags(write=False)
+    return basis
+
+
+def _chebyshev_coefficients(values):
+    """Chebyshev coefficients (last axis) from values at the Chebyshev points of the first
+    kind, cos(pi (j + 1/2) / M), j = 0..M-1."""
+    size = values.shape[-1]
+    coefficients = fft.dct(values, type=2, axis=-1) / size
+    coefficients[..., 0] /= 2.0
+    return coefficients
+
+
+def _clenshaw(coefficients, u):
+    """sum_m coefficients[..., m] T_m(u), one row of coefficients per point."""
+    b1 = np.zeros(u.shape)
+    b2 = np.zeros(u.shape)
+    twice = 2.0 * u
+    for m in range(coefficients.shape[-1] - 1, 0, -1):
+        b1, b2 = coefficients[..., m] + twice * b1 - b2, b1
+    return coefficients[..., 0] + u * b1 - b2
+
+
+class _LaplaceTables:
+    """P[L > t], delta(t), the density and the quantile of k Laplace releases, from the
+    Bernstein pieces of ``_tilted_pieces``: on each piece the law of W is an exact
+    polynomial times e^(-epsilon0 w), tabulated once as Chebyshev series (degree
+    k + 24 + 2 epsilon0, accurate to a few ulps of each piece's mass) of its integrals."""
+
+    def __init__(self, epsilon0, k):
+        self.epsilon0, self.k = epsilon0, k
+        coefficients, log_scales = _tilted_pieces(epsilon0, k)
+        size = k + 24 + int(math.ceil(2.0 * epsilon0))
+        nodes = np.cos(np.pi * (np.arange(size) + 0.5) / size)  # in [-1, 1]
+        s = (nodes + 1.0) / 2.0
+        basis = _bernstein_basis(k - 1, size)  # (size, k)
+        # (k, size): each piece's polynomial at the nodes (einsum: no threaded BLAS call).
+        values = np.einsum("ni,mi->nm", coefficients, basis)
+        self.log_factor = log_scales - epsilon0 * np.arange(k)  # ln of each piece's scale
+        with np.errstate(under="ignore"):
+            self.factor = np.exp(self.log_factor)
+        chebyshev = np.polynomial.chebyshev
+        density = _chebyshev_coefficients(values * np.exp(-epsilon0 * s))
+        self.density_series = density
+        self.lower = chebyshev.chebint(density, lbnd=-1, scl=0.5, axis=1)  # int_0^tau
+        raised = _chebyshev_coefficients(values * np.exp(epsilon0 * s))
+        self.raised = chebyshev.chebint(raised, lbnd=-1, scl=0.5, axis=1)
+        grid = np.linspace(-1.0, 1.0, 17)
+        self.cdf_grid = self.factor[:, None] * np.maximum(
+            chebyshev.chebval(grid, self.lower.T), 0.0
+        )
+        piece_mass = self.cdf_grid[:, -1].copy()
+        self.piece_mass = piece_mass
+        # Atoms of W: C(k, j) e^(-j epsilon0) / 2^k at j.
+        j = np.arange(k + 1)
+        self.log_atoms = (
+            special.gammaln(k + 1)
+            - special.gammaln(j + 1)
+            - special.gammaln(k - j + 1)
+            - k * math.log(2.0)
+            - j * epsilon0
+        )
+        with np.errstate(under="ignore"):
+            self.atoms = np.exp(self.log_atoms)
+        self.below = np.concatenate([[0.0], np.cumsum(piece_mass)])  # pieces before n
+        self.beyond = np.concatenate([np.cumsum(piece_mass[::-1])[::-1], [0.0]])  # from n
+        self.atoms_before = np.concatenate([[0.0], np.cumsum(self.atoms)])  # j < n
+        self.atoms_from = np.concatenate([np.cumsum(self.atoms[::-1])[::-1], [0.0]])  # j >= n
+        # delta of the continuous part at x = n (the pieces before n), by the positive
+        # recurrence T_(n+1) = e^(-2 e0) T_n + (1 - e^(-2 e0)) below[n] + E_n(1).
+        whole = self._in_piece_delta(np.arange(k), np.ones(k))
+        decay = math.exp(-2.0 * epsilon0)
+        drive = -math.expm1(-2.0 * epsilon0) * self.below[:-1] + whole
+        self.at_integers = np.concatenate([[0.0], signal.lfilter([1.0], [1.0, -decay], drive)])
+        lattice_masses = self.atoms
+        self.lattice = _Lattice(k, epsilon0, lattice_masses, stride=2)
+
+    def _in_piece_delta(self, n, tau):
+        """E_n(tau) = int_0^tau (1 - e^(-2 e0 (tau - s))) g(n + s) ds, g the A(D1) density."""
+        u = 2.0 * tau - 1.0
+        lower = _clenshaw(self.lower[n], u)
+        raised = _clenshaw(self.raised[n], u)
+        with np.errstate(under="ignore"):
+            value = lower - np.exp(-2.0 * self.epsilon0 * tau) * raised
+        return self.factor[n] * np.maximum(value, 0.0)
+
+    def _locate(self, x):
+        """Piece index n in 0..k (k: past the last piece) and offset tau >= 0 of each x."""
+        x = np.clip(np.asarray(x, dtype=float), 0.0, None)
+        n = np.minimum(np.floor(x), self.k).astype(np.int64)
+        return n, x - n
+
+    def _x(self, t):
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = (self.k * self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
+        return np.nan_to_num(x, nan=0.0, posinf=self.k + 1.0, neginf=-1.0)
+
+    def w_below(self, x):
+        """Continuous part of P[W < x] under A(D1)."""
+        n, tau = self._locate(x)
+        inside = n < self.k
+        row = np.minimum(n, self.k - 1)
+        partial = self.factor[row] * _clenshaw(self.lower[row], 2.0 * np.minimum(tau, 1.0) - 1)
+        return self.below[n] + np.where(inside, np.maximum(partial, 0.0), 0.0)
+
+    def w_above(self, x):
+        """Continuous part of P[W > x] under A(D1), summed from the top (no cancellation
+        with 1)."""
+        n, tau = self._locate(x)
+        inside = n < self.k
+        row = np.minimum(n, self.k - 1)
+        done = self.factor[row] * _clenshaw(self.lower[row], 2.0 * np.minimum(tau, 1.0) - 1)
+        rest = np.maximum(self.piece_mass[row] - done, 0.0)
+        return np.where(inside, self.beyond[np.minimum(n + 1, self.k)] + rest, 0.0)
+
+    def exceeds(self, t):
+        """P[L > t] under A(D1)."""
+        t = np.asarray(t, dtype=float)
+        return self.lattice.exceeds(t) + self.w_below(self._x(t))
+
+    def at_most(self, t):
+        """P[L <= t] under A(D1), from the bottom of the law."""
+        t = np.asarray(t, dtype=float)
+        x = self._x(t)
+        # Atoms with j >= x, i.e. loss (k - 2 j) e0 <= t.
+        atoms = self.lattice.masses.sum() - self.lattice.exceeds(t)
+        atoms = np.where(x <= self.k / 2, atoms, self._atoms_at_or_above(x))
+        return np.maximum(atoms, 0.0) + self.w_above(x)
+
+    def _atoms_at_or_above(self, x):
+        first = np.clip(np.ceil(x), 0, self.k + 1).astype(np.int64)
+        return self.atoms_from[np.minimum(first, self.k + 1)] if self.k else 0.0
+
+    def exceeds_d2(self, t):
+        """P[L > t] under A(D2) = P[L < -t] under A(D1) (the pair is symmetric)."""
+        t = np.asarray(t, dtype=float)
+        x = self._x(-t)  # L < -t  <=>  W > x
+        first = np.clip(np.floor(x) + 1, 0, self.k + 1).astype(np.int64)
+        return self.atoms_from[first] + self.w_above(x)
+
+    def hockey(self, t):
+        """delta(t) = E[max(0, 1 - e^(t - L))] for any real t."""
+        t = np.asarray(t, dtype=float)
+        x = self._x(t)
+        n, tau = self._locate(x)
+        row = np.minimum(n, self.k - 1)
+        inside = n < self.k
+        in_piece = np.where(inside, self._in_piece_delta(row, np.minimum(tau, 1.0)), 0.0)
+        with np.errstate(under="ignore"):
+            decay = np.exp(-2.0 * self.epsilon0 * tau)
+        continuous = (
+            -np.expm1(-2.0 * self.epsilon0 * tau) * self.below[n] + decay * (self.at_integers[n])
+        )
+        continuous = np.where(x > 0, continuous + in_piece, 0.0)
+        return self.lattice.hockey(t) + continuous
+
+    def density(self, t):
+        """Density of the continuous part of L at t."""
+        x = self._x(t)
+        n, tau = self._locate(x)
+        row = np.minimum(n, self.k - 1)
+        inside = (x > 0) & (x < self.k)
+        value = self.factor[row] * _clenshaw(
+            self.density_series[row], 2.0 * np.minimum(tau, 1.0) - 1
+        )
+        # dP/dt = g(x) |dx/dt|, |dx/dt| = 1 / (2 epsilon0).
+        return np.where(inside, np.maximum(value, 0.0) / (2.0 * self.epsilon0), 0.0)
+
+    def quantile(self, p):
+        """Smallest t with P[L > t] <= p."""
+        p = np.asarray(p, dtype=float)
+        k, e0 = self.k, self.epsilon0
+        before = self.atoms_before[: k + 1] + self.below  # P[W < n], n = 0..k
+        after = before + self.atoms  # P[W <= n]
+        n = np.clip(np.searchsorted(before, p, side="right") - 1, 0, k)
+        on_atom = (p <= after[n]) | (n >= k)
+        target = p - after[n]
+        row = np.minimum(n, k - 1)
+        # Start from the tabulated within-piece CDF, then safeguarded Newton steps.
+        grid = self.cdf_grid[row]  # (..., G) at tau = 0, 1/(G-1), ..., 1
+        last = grid.shape[-1] - 1
+        cell = np.clip(np.sum(grid < target[..., None], axis=-1) - 1, 0, last - 1)
+        left = np.take_along_axis(grid, cell[..., None], axis=-1)[..., 0]
+        right = np.take_along_axis(grid, cell[..., None] + 1, axis=-1)[..., 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.clip(np.nan_to_num((target - left) / (right - left)), 0.0, 1.0)
+        low, high = cell / last, (cell + 1) / last
+        tau = low + share / last
+        for _ in range(8):
+            value = self.factor[row] * _clenshaw(self.lower[row], 2.0 * tau - 1.0) - target
+            low = np.where(value < 0, tau, low)
+            high = np.where(value >= 0, tau, high)
+            slope = self.factor[row] * _clenshaw(self.density_series[row], 2.0 * tau - 1.0)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                step = tau - value / slope
+            good = (step >= low) & (step <= high)
+            new_tau = np.where(good, step, 0.5 * (low + high))
+            settled = np.all(np.abs(new_tau - tau) <= 1e-15)
+            tau = new_tau
+            if settled:
+                break
+        x = np.where(on_atom, n, n + tau)
+        return k * e0 - 2.0 * e0 * x
 
 
 def _laplace_kl(epsilon0):
@@ -510,14 +852,16 @@ class _Lattice:
     recurrence T_n = e^-step T_(n-1) + (1 - e^-step) S_n: no difference of large numbers.
     """
 
-    def __init__(self, top, step, masses, infinity_mass=0.0):
-        self.top = float(top)
-        self.step = float(step)
+    def __init__(self, top_index, unit, masses, infinity_mass=0.0, stride=1):
+        # L_i = (top_index - stride i) unit: whole multiples, so that a loss on the
+        # lattice compares exactly with the same value computed elsewhere.
         self.masses = np.asarray(masses, dtype=float)
         self.infinity_mass = float(infinity_mass)
-        self.losses = self.top - self.step * np.arange(self.masses.size)
-        self._negated = -self.losses  # increasing, for searchsorted
+        self.step = float(stride * unit)
+        self.losses = (top_index - stride * np.arange(self.masses.size)) * float(unit)
+        self.top = float(self.losses[0]) if self.masses.size else 0.0
         decay = math.exp(-self.step)
+        self._negated = -self.losses  # increasing, for searchsorted
         self.above = np.concatenate([[0.0], np.cumsum(self.masses)])
         self.at_grid = np.maximum.accumulate(
             signal.lfilter([-math.expm1(-self.step)], [1.0, -decay], self.above)
@@ -607,8 +951,7 @@ class ComposedDiscreteLaplace(ComposedPair):
         single[0] = 1.0 / (1.0 + q)
         single[-1] = q**sensitivity / (1.0 + q)
         masses = _convolve_power(single, self.k)
-        step = 2.0 / base.scale
-        self._lattice = _Lattice(self.k * base.max_loss, step, masses)
+        self._lattice = _Lattice(self.k * sensitivity, 1.0 / base.scale, masses, stride=2)
 
     @property
     def loss_atoms(self):
@@ -619,12 +962,13 @@ class ComposedDiscreteLaplace(ComposedPair):
     def loss_mean(self):
         """E[L] = k times the KL divergence of one release."""
         values, masses = self.loss_atoms
-        return float(values @ masses)
+        return float(np.einsum("i,i->", values, masses))
 
     @property
     def loss_std(self):
         values, masses = self.loss_atoms
-        return float(np.sqrt(max(((values - self.loss_mean) ** 2) @ masses, 0.0)))
+        spread = np.einsum("i,i->", (values - self.loss_mean) ** 2, masses)
+        return float(np.sqrt(max(spread, 0.0)))
 
     @property
     def _support(self):
@@ -913,7 +1257,7 @@ class PrivacyLossDistribution:
         self.infinity_mass = float(infinity_mass)
         self.pessimistic = bool(pessimistic)
         self.tail_mass = float(tail_mass)
-        top = (self.lowest_index + self.masses.size - 1) * self.grid_width
+        top = self.lowest_index + self.masses.size - 1
         self._lattice = _Lattice(top, self.grid_width, self.masses[::-1], self.infinity_mass)
 
     def __repr__(self):
