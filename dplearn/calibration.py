@@ -15,7 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from dplearn import _validation as check
-from dplearn.privacy_loss import _RATIO_MAX, _TINY, _gaussian_log_delta
+from dplearn.privacy_loss import (
+    _RATIO_MAX,
+    _TINY,
+    _gaussian_log_delta,
+    _gaussian_log_delta_parts,
+)
 
 __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
 
@@ -174,7 +179,8 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
 
     delta grows with r from 0 to 1, and d ln(delta)/dv = r phi(a) / delta with
     a = r/2 - epsilon/r (the two Gaussian terms of the derivative combine, as
-    e^epsilon phi(a - r) = phi(a)). The bracket is the whole range [ln 2.2e-308, ln 1e154],
+    e^epsilon phi(a - r) = phi(a)). Newton works on ln(-ln delta), nearly straight in v
+    at both ends. The bracket is the whole range [ln 2.2e-308, ln 1e154],
     fixed and finite; a Newton step that leaves it is replaced by bisection, so every
     element converges within about 100 steps. An element stops when its own step is at
     rounding level and is then left alone, so that it gets the same root alone or inside
@@ -186,6 +192,17 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
 
     def gap(v, where):
         return _gaussian_log_delta(epsilon[where], np.exp(v)) - log_target[where]
+
+    def newton_step(v, where):
+        """(ln delta - ln target, the Newton step on ln(-ln delta) = ln(-ln target))."""
+        log_delta, relative = _gaussian_log_delta_parts(epsilon[where], np.exp(v))
+        # d ln(delta) / dv = r phi(a) / delta, from ln(delta / phi(a)) computed without
+        # cancellation; ln(-ln delta) is nearly straight in v in the far tail (where ln
+        # delta ~ -(epsilon / r)**2 / 2) and near delta = 1, so Newton's steps are long
+        # where steps on ln delta itself would creep.
+        log_slope = v - relative
+        height = np.log(-log_delta) - np.log(-log_target[where])
+        return log_delta - log_target[where], height * np.exp(np.log(-log_delta) - log_slope)
 
     size = epsilon.size
     everywhere = np.ones(size, dtype=bool)
@@ -204,16 +221,11 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
                 break
             index = np.flatnonzero(active)
             here = v[index]
-            value = gap(here, index)
+            value, step_size = newton_step(here, index)
             too_much = value > 0
             lower[index] = np.where(too_much, lower[index], here)
             upper[index] = np.where(too_much, here, upper[index])
-            ratio = np.exp(here)
-            a = ratio / 2.0 - epsilon[index] / ratio
-            log_slope = (
-                here - a * a / 2.0 - 0.5 * np.log(2.0 * np.pi) - (value + log_target[index])
-            )
-            newton = here - value / np.exp(log_slope)
+            newton = here + step_size
             low, high = lower[index], upper[index]
             inside = np.isfinite(newton) & (newton > low) & (newton < high)
             step = np.where(inside, newton, (low + high) / 2.0)

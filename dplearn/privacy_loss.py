@@ -370,7 +370,14 @@ def _gaussian_upper(epsilon, r):
 
 
 def _gaussian_log_delta(epsilon, r):
-    """ln delta for checked arrays: delta = Phi(a) - e^epsilon Phi(a - r), a = r/2 - epsilon/r.
+    """ln delta for checked arrays (see ``_gaussian_log_delta_parts``)."""
+    return _gaussian_log_delta_parts(epsilon, r)[0]
+
+
+def _gaussian_log_delta_parts(epsilon, r):
+    """(ln delta, ln(delta / phi(a))) for checked arrays.
+
+    delta = Phi(a) - e^epsilon Phi(a - r) with a = r/2 - epsilon/r.
 
     With c = -a, delta = phi(a) (M(c) - M(c + r)), where M(c) = integral over t > 0 of
     exp(-c t - t**2 / 2) is the Mills ratio sqrt(pi/2) erfcx(c / sqrt2). Four forms, each
@@ -384,9 +391,12 @@ def _gaussian_log_delta(epsilon, r):
     - r > 1, a >= 0: ln(1 - complement) with the complement Phi(-a) + e^epsilon Phi(a - r)
       a sum of two positive terms, so that delta near 1 keeps its digits.
     Each element takes its own branch: alone or inside an array, it gets the same value.
+    The second part, ln delta - ln phi(a), is computed without subtracting the two: the
+    slope d ln(delta) / d ln(r) = r phi(a) / delta needs it where both are near -1e17.
     """
     epsilon, r = np.broadcast_arrays(np.asarray(epsilon, dtype=float), np.asarray(r, float))
     result = np.empty(epsilon.shape)
+    relative = np.empty(epsilon.shape)
     upper = _gaussian_upper(epsilon, r)
     far = upper <= -_FAR
     small = ~far & (r <= _SMALL_RATIO)
@@ -407,9 +417,8 @@ def _gaussian_log_delta(epsilon, r):
             # (1 - (1 + shift)**-power) / shift, through exprel so that no digit is lost.
             total += term * (power * log_ratio * special.exprel(-power * growth))
             term = term * (-power * inverse_square)
-        result[far] = (
-            -(c * c) / 2.0 - _HALF_LOG_2PI + np.log(ratio) - 2.0 * np.log(c) + np.log(total)
-        )
+        relative[far] = np.log(ratio) - 2.0 * np.log(c) + np.log(total)
+        result[far] = -(c * c) / 2.0 - _HALF_LOG_2PI + relative[far]
 
         a, ratio = upper[small], r[small]
         c = -a
@@ -419,11 +428,13 @@ def _gaussian_log_delta(epsilon, r):
         for node, weight in zip(_NODES, _WEIGHTS, strict=True):
             t = node * span
             total += weight * (np.exp(-c * t - t * t / 2.0) * t * special.exprel(-ratio * t))
-        result[small] = -(a * a) / 2.0 - _HALF_LOG_2PI + np.log(ratio) + np.log(total * span)
+        relative[small] = np.log(ratio) + np.log(total * span)
+        result[small] = -(a * a) / 2.0 - _HALF_LOG_2PI + relative[small]
 
         a = upper[tail]
         b = a - r[tail]
         difference = special.erfcx(-a / _SQRT2) - special.erfcx(-b / _SQRT2)
+        relative[tail] = _HALF_LOG_2PI - _LOG2 + np.log(difference)
         result[tail] = -(a * a) / 2.0 - _LOG2 + np.log(difference)
 
         a = upper[central]
@@ -433,8 +444,9 @@ def _gaussian_log_delta(epsilon, r):
             np.exp(-(a * a) / 2.0) / 2.0 * (special.erfcx(a / _SQRT2) + special.erfcx(-b / _SQRT2))
         )
         result[central] = np.log1p(-complement)
+        relative[central] = result[central] + (a * a) / 2.0 + _HALF_LOG_2PI
     result[np.isinf(epsilon)] = -np.inf
-    return result
+    return result, relative
 
 
 @dataclass(frozen=True)
@@ -635,10 +647,13 @@ class ThresholdedLaplace(PrivacyLossPair):
         return check.scalar_or_array(loss)
 
     def loss_exceeds(self, epsilon):
-        """P[L > epsilon] = P[published] for every finite epsilon >= 0."""
+        """P[L > epsilon] = P[published] for every epsilon >= 0.
+
+        At epsilon = inf this is the limit, as for ``delta``: no epsilon, however
+        large, covers an output that only D1 can produce.
+        """
         epsilon = check.epsilon(epsilon)
-        width = np.where(np.isinf(epsilon), 0.0, self.published_probability)
-        return check.scalar_or_array(width)
+        return check.scalar_or_array(np.full(np.shape(epsilon), self.published_probability))
 
     def log_delta(self, epsilon):
         """ln P[published], whatever epsilon is: every bad event is a worst case."""

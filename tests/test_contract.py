@@ -1,0 +1,618 @@
+"""The numerical core's contract, for any input (issue 12).
+
+Every public function of privacy_loss, calibration, mechanisms, sensitivity, optimality
+and floating_point, called with parameters drawn over the whole float range (tiny,
+huge, subnormal, near 0 and 1 for probabilities, inf, NaN) and with values of the wrong
+type (strings, booleans, None, arrays where one number is expected), either
+
+- returns a correct result: never NaN, in range, on the safe side for calibrations,
+  the same for an element alone as inside an array; or
+- raises a ValueError whose message names the parameter;
+
+within a hard time limit per call, and with every warning an error. The accuracy of the
+numbers themselves is checked against mpmath in the modules' own tests.
+
+The examples are derandomized (the same ones on every run) and bounded in number, so
+that the file runs in well under two minutes on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import signal
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dplearn import calibration, floating_point, mechanisms, optimality, privacy_loss, sensitivity
+
+#: The contract promises well under a second per call on an idle machine; the hard
+#: limit leaves room for a loaded CI runner and catches hangs.
+CALL_LIMIT = 2.0
+
+settings.register_profile(
+    "contract",
+    max_examples=150,
+    derandomize=True,
+    database=None,
+    deadline=4 * CALL_LIMIT * 1000,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+CONTRACT = settings.get_profile("contract")
+
+
+class CallTimeout(AssertionError):
+    """A call ran past CALL_LIMIT: the contract promises bounded time."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Interrupts the block with CallTimeout after ``seconds`` (SIGALRM, main thread)."""
+
+    def interrupt(signum, frame):
+        raise CallTimeout(f"call ran longer than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def call(function, *args, names, **kwargs):
+    """function(*args, **kwargs) under the contract: returns (result, None) or (None, error).
+
+    Only a ValueError naming one of ``names`` is an acceptable failure; any other
+    exception, any warning and any call longer than CALL_LIMIT fails the test.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with time_limit(CALL_LIMIT):
+            try:
+                return function(*args, **kwargs), None
+            except ValueError as error:
+                message = str(error)
+                assert any(name in message for name in names), (
+                    f"{function.__name__}: the message {message!r} names none of {names}"
+                )
+                return None, error
+
+
+def check_array_matches_alone(function, values, result, **kwargs):
+    """Each element gives, bit for bit, the answer it gets alone."""
+    for value, element in zip(np.ravel(values), np.ravel(result), strict=True):
+        alone, error = call(function, float(value), names=("",), **kwargs)
+        assert error is None
+        assert np.array_equal(alone, element, equal_nan=True), (value, alone, element)
+
+
+# --- Strategies ------------------------------------------------------------------------
+
+TINY = np.finfo(float).tiny
+HUGE = np.finfo(float).max
+EDGE_FLOATS = [
+    0.0,
+    -0.0,
+    5e-324,
+    1e-320,
+    TINY,
+    1e-300,
+    1e-154,
+    1e-30,
+    1e-16,
+    2.0**-53,
+    1e-8,
+    0.5,
+    1.0 - 2.0**-53,
+    1.0,
+    1.0 + 2.0**-52,
+    2.0,
+    math.log(3),
+    37.0,
+    709.8,
+    1e8,
+    1e16,
+    1e154,
+    1e300,
+    HUGE,
+    math.inf,
+    -math.inf,
+    math.nan,
+    -1.0,
+    -1e-300,
+]
+
+#: Any double, with the edges of the float range drawn often.
+any_float = st.one_of(st.sampled_from(EDGE_FLOATS), st.floats(allow_nan=True))
+#: A positive finite double over the whole range, log-uniform-ish.
+positive_float = st.one_of(
+    st.sampled_from([x for x in EDGE_FLOATS if 0 < x < math.inf]),
+    st.floats(min_value=5e-324, max_value=HUGE),
+    st.floats(-320.0, 308.0).map(lambda power: 10.0**power),
+)
+#: A moderate positive number: what a lesson's slider offers, and a bit beyond.
+moderate = st.floats(-8.0, 8.0).map(lambda power: 10.0**power)
+#: A probability in (0, 1), with the ends drawn often (1e-300 and 1 - 1e-16 as well).
+probability = st.one_of(
+    st.sampled_from([5e-324, 1e-320, TINY, 1e-300, 1e-12, 0.5, 1 - 1e-12, 1 - 1e-14, 1 - 2**-53]),
+    st.floats(0.0, 1.0, exclude_min=True, exclude_max=True),
+    st.floats(-323.0, -0.01).map(lambda power: 10.0**power),
+    st.floats(-16.0, -0.01).map(lambda power: 1.0 - 10.0**power),
+)
+#: Values that are not numbers at all, or not one number.
+not_a_number = st.one_of(
+    st.sampled_from(["1.0", "", "nan", b"1", True, False, np.True_, None, 1j, [1.0, 2.0]]),
+    st.lists(st.floats(0.1, 10.0), min_size=2, max_size=3),
+    st.text(max_size=3),
+)
+#: Every way of writing one number: Python and numpy scalars, 0-d arrays.
+spellings = [float, np.float64, np.float32, np.asarray, lambda x: np.asarray([x]).reshape(())]
+
+
+# --- Types: the same rules everywhere -------------------------------------------------
+
+PAIR_MAKERS = [
+    (privacy_loss.laplace, ("scale", "sensitivity")),
+    (privacy_loss.gaussian, ("sigma", "sensitivity")),
+    (privacy_loss.discrete_laplace, ("scale", "sensitivity")),
+    (lambda scale, count: privacy_loss.thresholded_laplace(scale, 5.0, count), ("scale", "count")),
+]
+
+SCALAR_CALLS = [
+    (calibration.laplace_scale, (1.0, 1.0), ("epsilon", "sensitivity")),
+    (calibration.gaussian_sigma_classic, (1.0, 1e-5, 1.0), ("epsilon", "delta", "sensitivity")),
+    (calibration.gaussian_sigma_analytic, (1.0, 1e-5, 1.0), ("epsilon", "delta", "sensitivity")),
+    (optimality.truncated_geometric, (4, 1.0), ("n", "epsilon")),
+    (optimality.binomial_prior, (4, 0.3), ("n", "p")),
+    (floating_point.textbook_laplace, (0.0, 1.0, [5]), ("value", "scale")),
+    (floating_point.discrete_laplace_pmf, ([0, 1], 2.0), ("values", "scale")),
+    (floating_point.discrete_gaussian_pmf, ([0, 1], 2.0), ("values", "sigma_squared")),
+]
+
+
+@pytest.mark.parametrize(("make", "names"), PAIR_MAKERS, ids=lambda x: getattr(x, "__name__", x))
+@given(bad=not_a_number, position=st.integers(0, 1))
+@CONTRACT
+def test_pairs_reject_what_is_not_one_number(make, names, bad, position):
+    args = [1.0, 1]
+    args[position] = bad
+    result, error = call(make, *args, names=(names[position],))
+    assert error is not None, f"{make.__name__}{tuple(args)} accepted {bad!r}"
+
+
+@pytest.mark.parametrize(("make", "names"), PAIR_MAKERS, ids=lambda x: getattr(x, "__name__", x))
+@pytest.mark.parametrize("spell", spellings)
+def test_pairs_accept_every_spelling_of_a_number(make, names, spell):
+    reference = make(2.0, 1)
+    pair = make(spell(2.0), spell(1) if make is not privacy_loss.discrete_laplace else 1)
+    assert pair.delta(0.5) == reference.delta(0.5)
+
+
+@pytest.mark.parametrize(("function", "args", "names"), SCALAR_CALLS, ids=lambda x: repr(x))
+@given(bad=not_a_number, position=st.integers(0, 2))
+@CONTRACT
+def test_bad_types_are_named(function, args, names, bad, position):
+    position = min(position, len(names) - 1)
+    args = list(args)
+    if function in (floating_point.discrete_laplace_pmf, floating_point.discrete_gaussian_pmf):
+        position = 1  # the values may be an array
+    args[position] = bad
+    result, error = call(function, *args, names=(names[position],))
+    # Arrays are fine for the calibrations' parameters (curves), not for scalars elsewhere.
+    vector_ok = function.__module__ == "dplearn.calibration" and isinstance(bad, list)
+    if not vector_ok:
+        assert error is not None, f"{function.__name__}{tuple(args)} accepted {bad!r}"
+
+
+def test_documented_type_examples():
+    """The issue's examples: an array, a string, a boolean where one number is expected."""
+    for call_ in [
+        lambda: privacy_loss.gaussian([1.0, 2.0]),
+        lambda: privacy_loss.gaussian("1.0"),
+        lambda: privacy_loss.discrete_laplace(1.0, True),
+    ]:
+        with pytest.raises(ValueError, match="sigma|sensitivity"):
+            call_()
+    assert privacy_loss.gaussian(np.float32(2.0)).delta(1.0) == privacy_loss.gaussian(2.0).delta(
+        1.0
+    )
+    assert privacy_loss.gaussian(np.array(2.0)).sigma == 2.0
+
+
+# --- Privacy loss pairs ---------------------------------------------------------------
+
+EPSILONS = np.array([0.0, 5e-324, 1e-300, 1e-12, 1e-3, 0.5, 1.0, 10.0, 1e3, 1e8, 1e300, math.inf])
+
+
+def check_pair(pair, epsilons, probabilities, outputs):
+    names = ("epsilon", "delta", "p", "output")
+    log_delta, error = call(pair.log_delta, epsilons, names=names)
+    assert error is None
+    delta, _ = call(pair.delta, epsilons, names=names)
+    width, _ = call(pair.loss_exceeds, epsilons, names=names)
+    assert not np.any(np.isnan(log_delta)) and np.all(log_delta <= 0)
+    assert not np.any(np.isnan(delta)) and np.all((delta >= 0) & (delta <= 1))
+    assert not np.any(np.isnan(width)) and np.all((width >= 0) & (width <= 1))
+    with np.errstate(under="ignore"):
+        np.testing.assert_allclose(delta, np.exp(log_delta), rtol=1e-13, atol=0)
+    # delta_1 >= delta_2, and both fall as epsilon grows.
+    assert np.all(width >= delta * (1 - 1e-12))
+    order = np.argsort(epsilons, kind="stable")
+    sorted_log = log_delta[order]
+    before, after = sorted_log[:-1], sorted_log[1:]
+    finite = np.isfinite(before)
+    rises = after[finite] - before[finite]
+    assert np.all(np.isneginf(after[~finite]))
+    assert np.all(rises <= 1e-12 * np.abs(before[finite]) + 1e-13), (pair, epsilons[order])
+    check_array_matches_alone(pair.log_delta, epsilons, log_delta)
+
+    quantiles, error = call(pair.loss_quantile, probabilities, names=names)
+    assert error is None and not np.any(np.isnan(quantiles))
+    bound = pair.max_loss
+    assert np.all(quantiles <= bound) and np.all(quantiles[np.isfinite(quantiles)] >= -bound)
+
+    losses, error = call(pair.privacy_loss, outputs, names=names)
+    if error is None:
+        assert not np.any(np.isnan(losses))
+        for density in (pair.density_d1, pair.density_d2):
+            values, error = call(density, outputs, names=names)
+            assert error is None and not np.any(np.isnan(values)) and np.all(values >= 0)
+
+
+@given(
+    scale=positive_float,
+    sensitivity=positive_float,
+    epsilons=st.lists(any_float.map(abs), min_size=1, max_size=4),
+    probabilities=st.lists(st.one_of(probability, st.sampled_from([0.0, 1.0])), max_size=4),
+    outputs=st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=4),
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace", "thresholded_laplace"]),
+)
+@CONTRACT
+def test_pairs_at_any_parameters(scale, sensitivity, epsilons, probabilities, outputs, family):
+    if family == "discrete_laplace":
+        sensitivity = max(1.0, float(np.floor(min(sensitivity, 2.0**53))))
+        outputs = [float(np.floor(x)) for x in outputs]
+    make = getattr(privacy_loss, family)
+    names = ("scale", "sigma", "sensitivity", "count")
+    if family == "thresholded_laplace":
+        pair, error = call(make, scale, 5.0, sensitivity, names=names)
+    else:
+        pair, error = call(make, scale, sensitivity, names=names)
+    if error is not None:
+        return
+    epsilons = np.concatenate([EPSILONS, np.array(epsilons, dtype=float)])
+    epsilons = epsilons[~np.isnan(epsilons)]
+    check_pair(pair, epsilons, np.array(probabilities, dtype=float), np.array(outputs))
+
+
+@given(
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace", "thresholded_laplace"]),
+    scale=moderate,
+    delta=probability,
+)
+@CONTRACT
+def test_epsilon_for_delta_is_safe(family, scale, delta):
+    make = getattr(privacy_loss, family)
+    pair = make(scale, 5.0) if family == "thresholded_laplace" else make(scale)
+    epsilon, error = call(pair.epsilon_for_delta, delta, names=("delta",))
+    assert error is None
+    assert epsilon >= 0 and not math.isnan(epsilon)
+    if epsilon == math.inf:
+        # No epsilon reaches delta: inf is the truth (a distinguishing event).
+        assert pair.delta(HUGE) > delta
+    else:
+        assert pair.delta(epsilon) <= delta
+
+
+@given(epsilon=any_float, ratio=any_float)
+@CONTRACT
+def test_gaussian_log_delta_at_any_ratio(epsilon, ratio):
+    result, error = call(
+        privacy_loss.gaussian_log_delta, epsilon, ratio, names=("epsilon", "ratio")
+    )
+    if error is None:
+        assert result <= 0 and not math.isnan(result)
+
+
+def test_issue_examples_of_the_pairs():
+    """discrete_laplace(1e-3, 1).delta(800) was NaN; gaussian(1e8)'s delta too."""
+    assert privacy_loss.discrete_laplace(1e-3, 1).delta(800.0) == pytest.approx(1.0, rel=1e-15)
+    pair = privacy_loss.gaussian(1e8)
+    epsilons = np.geomspace(1e-12, 1e3, 200)
+    log_deltas = pair.log_delta(epsilons)
+    # delta itself underflows to 0 from epsilon = 1e-5 on; its log stays finite.
+    assert np.all(np.isfinite(log_deltas)) and np.all(np.diff(log_deltas) < 0)
+    assert np.all(pair.delta(epsilons) >= 0)
+
+
+# --- Calibration ----------------------------------------------------------------------
+
+
+@given(
+    epsilon=st.one_of(positive_float, any_float),
+    sensitivity=st.one_of(positive_float, any_float),
+)
+@CONTRACT
+def test_laplace_scale_is_safe(epsilon, sensitivity):
+    scale, error = call(
+        calibration.laplace_scale, epsilon, sensitivity, names=("epsilon", "sensitivity")
+    )
+    if error is not None:
+        return
+    assert 0 < scale < math.inf
+    pair = privacy_loss.laplace(scale, sensitivity)
+    assert pair.max_loss <= epsilon and pair.delta(epsilon) == 0.0
+    if scale >= TINY:
+        assert scale == pytest.approx(sensitivity / epsilon, rel=4 * 2.0**-52)
+
+
+@given(
+    epsilon=st.one_of(positive_float, any_float),
+    delta=st.one_of(probability, any_float),
+    sensitivity=st.one_of(moderate, positive_float),
+)
+@CONTRACT
+def test_classic_sigma_is_finite_or_refused(epsilon, delta, sensitivity):
+    sigma, error = call(
+        calibration.gaussian_sigma_classic,
+        epsilon,
+        delta,
+        sensitivity,
+        names=("epsilon", "delta", "sensitivity"),
+    )
+    if error is None:
+        assert 0 < sigma < math.inf
+
+
+def check_analytic(epsilon, delta, sensitivity):
+    sigma, error = call(
+        calibration.gaussian_sigma_analytic,
+        epsilon,
+        delta,
+        sensitivity,
+        names=("epsilon", "delta", "sensitivity"),
+    )
+    if error is not None:
+        return None
+    assert 0 < sigma < math.inf
+    pair = privacy_loss.gaussian(sigma, sensitivity)
+    assert pair.delta(epsilon) <= delta, "the calibration must be on the safe side"
+    assert pair.log_delta(epsilon) <= math.log(delta)
+    if 1e-300 <= delta <= 0.5 and sigma > 1e-290 and sensitivity > 1e-290:
+        # ... and not more than rounding above the smallest sigma.
+        smaller = privacy_loss.gaussian(sigma * (1 - 1e-9), sensitivity)
+        assert smaller.log_delta(epsilon) > math.log(delta)
+    return sigma
+
+
+@given(
+    epsilon=st.one_of(positive_float, any_float),
+    delta=st.one_of(probability, any_float),
+    sensitivity=st.one_of(moderate, positive_float),
+)
+@CONTRACT
+def test_analytic_sigma_is_safe_and_smallest(epsilon, delta, sensitivity):
+    check_analytic(epsilon, delta, sensitivity)
+
+
+@given(
+    epsilons=st.lists(st.one_of(moderate, positive_float), min_size=2, max_size=5),
+    delta=probability,
+)
+@CONTRACT
+def test_analytic_sigma_of_an_element_alone_equals_it_in_an_array(epsilons, delta):
+    epsilons = np.array(epsilons)
+    curve, error = call(
+        calibration.gaussian_sigma_analytic, epsilons, delta, names=("epsilon", "delta")
+    )
+    if error is None:
+        check_array_matches_alone(calibration.gaussian_sigma_analytic, epsilons, curve, delta=delta)
+
+
+def test_issue_examples_of_the_calibrations():
+    # It hung (an overflowing start, an unbounded bracket loop) and flooded warnings.
+    sigma = check_analytic(1.0, 5e-324, 1.0)
+    assert sigma == pytest.approx(38.3, rel=1e-2)
+    # Within 1e-14 of 1, alone and beside other elements: the same, right answer.
+    near_one = 1 - 1e-14
+    alone = calibration.gaussian_sigma_analytic(1.0, near_one)
+    inside = calibration.gaussian_sigma_analytic(np.array([1.0, 1e-6, 50.0]), near_one)
+    assert inside[0] == alone
+    complement = -math.expm1(privacy_loss.gaussian(alone).log_delta(1.0))
+    assert complement == pytest.approx(1 - near_one, rel=1e-9)
+    # No overflow warning, a clear error instead.
+    with pytest.raises(ValueError, match="epsilon"):
+        calibration.laplace_scale(1e-320)
+
+
+# --- Mechanisms -----------------------------------------------------------------------
+
+
+@given(
+    value=st.one_of(any_float, st.integers(-(2**60), 2**60)),
+    epsilon=st.one_of(positive_float, any_float),
+    sensitivity=st.one_of(moderate, positive_float, st.integers(1, 2**60)),
+    which=st.sampled_from(["laplace", "gaussian", "geometric", "inverse"]),
+)
+@CONTRACT
+def test_mechanisms_return_noisy_finite_answers(value, epsilon, sensitivity, which):
+    rng = np.random.default_rng(0)
+    names = ("value", "epsilon", "delta", "sensitivity", "scale", "loc")
+    if which == "laplace":
+        result, error = call(
+            mechanisms.laplace_mechanism, value, epsilon, sensitivity, rng=rng, names=names
+        )
+    elif which == "gaussian":
+        result, error = call(
+            mechanisms.gaussian_mechanism, value, epsilon, 1e-6, sensitivity, rng=rng, names=names
+        )
+    elif which == "geometric":
+        result, error = call(
+            mechanisms.geometric_mechanism, value, epsilon, sensitivity, rng=rng, names=names
+        )
+    else:
+        result, error = call(
+            mechanisms.sample_laplace_inverse_cdf, 3, epsilon, value, rng=rng, names=names
+        )
+    if error is None:
+        assert np.all(np.isfinite(result))
+
+
+def test_geometric_mechanism_refuses_an_epsilon_it_cannot_sample():
+    """With epsilon = 1e-30 both geometric draws saturated and the true value came back."""
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="epsilon"):
+        mechanisms.geometric_mechanism(1000, 1e-30, rng=rng)
+    # At the smallest epsilon accepted the noise is still noise: spread about 2**40.
+    noise = mechanisms.geometric_mechanism(np.zeros(200, dtype=int), 2.0**-40, rng=rng)
+    assert np.count_nonzero(noise) >= 199 and np.std(noise) > 2.0**38
+
+
+# --- Optimality -----------------------------------------------------------------------
+
+
+@given(
+    n=st.one_of(st.integers(-2, 12), st.sampled_from([True, 2.0, 41, 10**6])),
+    epsilon=st.one_of(moderate, any_float, st.sampled_from([10.0, 10.5])),
+    loss=st.sampled_from([*optimality.LOSSES, "other"]),
+)
+@CONTRACT
+def test_optimality_at_any_parameters(n, epsilon, loss):
+    names = ("n", "epsilon", "loss", "prior", "tolerance")
+    matrix, error = call(optimality.truncated_geometric, n, epsilon, names=names)
+    if error is not None:
+        return
+    assert np.all((matrix >= 0) & (matrix <= 1))
+    np.testing.assert_allclose(matrix.sum(axis=1), 1.0, rtol=1e-12)
+    # exp(-epsilon) underflows beyond epsilon = 745: the off-diagonal answers become 0.
+    assert optimality.is_differentially_private(matrix, epsilon) or epsilon > 745
+    losses, error = call(optimality.loss_matrix, n, loss, names=names)
+    if error is not None:
+        return
+    prior = optimality.uniform_prior(n)
+    comparison, error = call(optimality.compare, prior, losses, epsilon, names=names)
+    if error is None:
+        assert comparison.optimal.expected_loss <= comparison.geometric.expected_loss + 1e-8
+        assert abs(comparison.gap) < 1e-6
+        assert optimality.is_differentially_private(comparison.optimal.matrix, epsilon, 1e-7)
+
+
+def test_is_differentially_private_with_infinite_factors():
+    matrix = optimality.truncated_geometric(3, 1.0)
+    assert optimality.is_differentially_private(matrix, math.inf)
+    assert optimality.is_differentially_private(matrix, 800.0)
+    assert not optimality.is_differentially_private(np.eye(2), 800.0)
+
+
+# --- Sensitivity ----------------------------------------------------------------------
+
+
+@given(
+    max_rows=st.one_of(st.integers(-1, 8), st.sampled_from([True, 2.0, "2", None])),
+    min_rows=st.one_of(st.integers(-1, 3), st.just(False)),
+    notion=st.sampled_from([*sensitivity.NOTIONS, "swap"]),
+)
+@settings(CONTRACT, max_examples=30)
+def test_global_sensitivity_is_bounded(max_rows, min_rows, notion):
+    result, error = call(
+        sensitivity.global_sensitivity,
+        sensitivity.count_blue_eyes,
+        max_rows=max_rows,
+        notion=notion,
+        min_rows=min_rows,
+        names=("max_rows", "min_rows", "notion"),
+    )
+    if error is None:
+        assert result.l1 == 1.0 and result.pairs_checked <= sensitivity.MAX_PAIRS
+
+
+# --- Floating point -------------------------------------------------------------------
+
+
+@given(
+    value=any_float,
+    scale=st.one_of(positive_float, any_float),
+    draws=st.lists(st.integers(0, floating_point.DRAW_COUNT - 1), min_size=1, max_size=4),
+)
+@CONTRACT
+def test_textbook_sampler_at_any_parameters(value, scale, draws):
+    names = ("value", "scale", "draws", "outputs")
+    outputs, error = call(floating_point.textbook_laplace, value, scale, draws, names=names)
+    if error is not None:
+        return
+    finite = np.array(draws) > 0
+    assert np.all(np.isfinite(outputs[finite]))
+    first, error = call(
+        floating_point.first_draw_at_least, value, scale, outputs[finite], names=names
+    )
+    assert error is None
+    assert np.all(first <= np.array(draws)[finite])
+    reachable, error = call(floating_point.is_reachable, value, scale, outputs, names=names)
+    assert error is None and np.all(reachable[finite])
+
+
+@given(
+    gamma=st.one_of(
+        st.floats(allow_nan=True),
+        st.fractions(min_value=0, max_value=50),
+        st.sampled_from(["0.5", "x", True, None, 10**6, Fraction(1, 10**40)]),
+    )
+)
+@CONTRACT
+def test_bernoulli_exp_minus_at_any_gamma(gamma):
+    result, error = call(
+        floating_point.bernoulli_exp_minus, gamma, np.random.default_rng(0), names=("gamma",)
+    )
+    assert error is not None or isinstance(result, bool)
+
+
+@given(
+    scale=st.one_of(
+        st.fractions(min_value=Fraction(1, 10**30), max_value=10**6),
+        st.sampled_from([2**50, 2**51, 0, -1, "2.5", "x", True, math.inf, math.nan, 1e-300]),
+    ),
+    which=st.sampled_from(["laplace", "gaussian"]),
+)
+@settings(CONTRACT, max_examples=40)
+def test_exact_samplers_at_any_scale(scale, which):
+    rng = np.random.default_rng(0)
+    if which == "laplace":
+        samples, error = call(
+            floating_point.sample_discrete_laplace, scale, 5, rng=rng, names=("scale",)
+        )
+    else:
+        samples, error = call(
+            floating_point.sample_discrete_gaussian, scale, 5, rng=rng, names=("sigma_squared",)
+        )
+    if error is None:
+        assert samples.dtype == np.int64 and samples.shape == (5,)
+
+
+@given(
+    values=st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=4),
+    scale=st.one_of(positive_float, any_float),
+)
+@CONTRACT
+def test_exact_pmfs_at_any_scale(values, scale):
+    for pmf, name in [
+        (floating_point.discrete_laplace_pmf, "scale"),
+        (floating_point.discrete_gaussian_pmf, "sigma_squared"),
+    ]:
+        result, error = call(pmf, values, scale, names=(name, "values"))
+        if error is None:
+            assert np.all((result >= 0) & (result <= 1))
+
+
+def test_exact_pmfs_sum_to_one_at_the_edges():
+    support = np.arange(-4000, 4001)
+    for sigma_squared in [1e-300, 0.1, 3.99, 4.0, 1e4]:
+        total = floating_point.discrete_gaussian_pmf(support, sigma_squared).sum()
+        assert total == pytest.approx(1.0, rel=1e-12), sigma_squared
+    assert floating_point.discrete_gaussian_pmf(0, 1e300) > 0
