@@ -9,17 +9,20 @@ reader, and the Exercises sections of the notebooks (as the banks write them, wi
 reference value or solution text inside).
 """
 
+import itertools
 import json
 import math
 import pathlib
 import re
 
+import mpmath
 import nbformat
 import numpy as np
 import pytest
 
 from dplearn import exercises
 from dplearn.exercises import _expressions, notebook
+from tests import oracle
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -443,3 +446,107 @@ def test_no_reference_value_or_solution_in_the_notebook(path):
             assert exercise.source not in text, f"{path.name} shows {exercise.id}'s formula"
         for phrase in _solution_phrases(exercise.solution):
             assert phrase not in text, f"{path.name} holds {exercise.id}'s solution: {phrase!r}"
+
+
+# ------------------------------------------- references against independent values
+
+
+def _bisect(function, low, high, steps=200):
+    """The root of a function that changes sign on [low, high], by plain bisection."""
+    low, high = mpmath.mpf(low), mpmath.mpf(high)
+    rising = function(high) > 0
+    for _ in range(steps):
+        middle = (low + high) / 2
+        if (function(middle) > 0) == rising:
+            high = middle
+        else:
+            low = middle
+    return (low + high) / 2
+
+
+def _analytic_sigma(epsilon, delta, sensitivity=1.0):
+    """The smallest sigma with Balle & Wang's delta = delta, solved at 60 digits."""
+    target = mpmath.log(mpmath.mpf(delta))
+    log_sigma = _bisect(
+        lambda u: mpmath.log(oracle.gaussian_delta(epsilon, mpmath.exp(u), sensitivity)) - target,
+        mpmath.log(sensitivity) - 10,
+        mpmath.log(sensitivity) + 10,
+        steps=110,  # 20 / 2**110: far below double precision
+    )
+    return mpmath.exp(log_sigma)
+
+
+def _raw_minus_best_remap():
+    """Truncated geometric on {0..4}, eps 0.5, uniform prior, |i - j|: raw loss minus the
+    best loss over all 5**5 deterministic remaps (the LP optimum, by the theorem)."""
+    n, a = 4, math.exp(-0.5)
+    matrix = [
+        [
+            (a**i if j == 0 else a ** (n - i) if j == n else (1 - a) * a ** abs(i - j)) / (1 + a)
+            for j in range(n + 1)
+        ]
+        for i in range(n + 1)
+    ]
+
+    def loss(remap):
+        return sum(matrix[i][j] * abs(i - remap[j]) for i in range(n + 1) for j in range(n + 1)) / (
+            n + 1
+        )
+
+    best = min(loss(remap) for remap in itertools.product(range(n + 1), repeat=n + 1))
+    return loss(tuple(range(n + 1))) - best
+
+
+def _epsilon_where_classic_is(ratio, delta, bracket):
+    classic = mpmath.sqrt(2 * mpmath.log(mpmath.mpf("1.25") / delta))
+    with mpmath.workdps(30):
+        return _bisect(
+            lambda epsilon: classic / epsilon / _analytic_sigma(epsilon, delta) - ratio,
+            *bracket,
+            steps=60,
+        )
+
+
+LN3 = math.log(3)
+INDEPENDENT = {
+    "01.odds-times-two": lambda: 1000.5 - math.log(2) / (2 * LN3),
+    "01.posterior": lambda: 0.25,
+    "01.middle-width": lambda: 4 / 9,
+    "02.delta-two": lambda: oracle.gaussian_delta(1, 2),
+    "02.epsilon-at-delta": lambda: _bisect(
+        lambda epsilon: oracle.gaussian_delta(epsilon, mpmath.sqrt(3)) - mpmath.mpf("1e-5"), 1, 4
+    ),
+    "03.smallest-threshold": lambda: 1 + math.ceil(math.log(5e5) / LN3),
+    "03.absent-ratio": lambda: 486 / 161,
+    "04.blue-age-sum": lambda: 60,
+    "04.sum-and-count": lambda: math.sqrt(3601),
+    "05.noise-zero": lambda: math.tanh(0.5),
+    "05.raw-gap": _raw_minus_best_remap,
+    "06.ten-percent": lambda: _epsilon_where_classic_is(mpmath.mpf("1.1"), 1e-6, (1, 8)),
+    "06.averages-l2": lambda: 0.01,
+    "06.averages-sigma": lambda: _analytic_sigma(1, 1e-6, 0.01),
+    "07.all-within": lambda: -math.log(1 - 0.95 ** (1 / 100)) / 5.5,
+    "07.split-share": lambda: 40 / 3040,
+}
+INDEPENDENT_FUNCTIONS = {
+    "02.width-formula": lambda epsilon, sigma: oracle.gaussian_loss_exceeds(epsilon, sigma),
+    "03.published-probability": lambda t, b: mpmath.exp(-(t - 1) / mpmath.mpf(b)) / 2,
+    "05.folded-tail": lambda i, epsilon: mpmath.exp(-epsilon * i) / (1 + mpmath.exp(-epsilon)),
+    "07.rounded-error": lambda epsilon, k: (
+        mpmath.exp(-k * mpmath.mpf(epsilon)) * mpmath.sinh(mpmath.mpf(epsilon) / 2)
+    ),
+}
+
+
+@pytest.mark.parametrize("exercise_id", BY_KIND["number"] + BY_KIND["function"])
+def test_reference_matches_an_independent_value(exercise_id):
+    exercise = ALL[exercise_id]
+    if exercise.lesson >= 8 and exercise_id not in {**INDEPENDENT, **INDEPENDENT_FUNCTIONS}:
+        pytest.skip("the composition lessons' banks check their own values")
+    if exercise.kind == "number":
+        expected = float(INDEPENDENT[exercise_id]())
+        assert exercise.reference() == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        return
+    independent = INDEPENDENT_FUNCTIONS[exercise_id]
+    for case, value in zip(exercise.cases, exercise.reference_outputs(), strict=True):
+        assert value == pytest.approx(float(independent(*case)), rel=1e-9, abs=1e-15), case

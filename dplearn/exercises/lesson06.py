@@ -6,6 +6,8 @@ and the exact, analytic σ of Balle & Wang 2018).
 Taught in: 06-calibrate-gaussian-noise.ipynb
 """
 
+import functools
+
 import numpy as np
 from scipy import optimize
 
@@ -22,6 +24,7 @@ def _classic_over_analytic(epsilon, delta):
     )
 
 
+@functools.cache  # a root of root-finders: solved once per kernel, on first use
 def _epsilon_where_ratio_is(target, delta, low, high):
     return optimize.brentq(
         lambda epsilon: _classic_over_analytic(epsilon, delta) - target, low, high, xtol=1e-10
