@@ -174,7 +174,7 @@ class LaplaceNoise(PrivacyLossPair):
         epsilon = check.epsilon(epsilon)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             below = epsilon < self.max_loss
-            gap = np.where(below, (epsilon - self.max_loss) / 2.0, -1.0)
+            gap = np.where(below, _below_max_loss(epsilon, self) / 2.0, -1.0)
             result = np.where(below, np.log(-np.expm1(gap)), -np.inf)
         return check.scalar_or_array(result)
 
@@ -200,6 +200,22 @@ def _check_noise(pair, scale_name):
     object.__setattr__(pair, "sensitivity", sensitivity)
     object.__setattr__(pair, "center", center)
     return float(ratio)
+
+
+def _below_max_loss(epsilon, pair):
+    """epsilon - sensitivity / scale, with the division's rounding error put back.
+
+    Just below max_loss, delta ~ (max_loss - epsilon) / 2 is the difference itself: the
+    half ulp that sensitivity / scale rounds off would be all of its error.
+    """
+    bound = pair.max_loss
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        # sensitivity - bound * scale is exact (Sterbenz, then Dekker's product error).
+        remainder = (pair.sensitivity - bound * pair.scale) - _two_product_error(
+            np.float64(bound), np.float64(pair.scale)
+        )
+        correction = np.where(np.isfinite(remainder), remainder / pair.scale, 0.0)
+    return (epsilon - bound) - correction
 
 
 def _offsets(output, center):
@@ -561,7 +577,7 @@ class DiscreteLaplaceNoise(PrivacyLossPair):
         inner = np.clip(self._last_bad_offset(safe), 0, sensitivity - 1)
         on_slope = inner >= 1
         with np.errstate(over="ignore", under="ignore"):
-            flat_part = -np.expm1(safe - self.max_loss)
+            flat_part = -np.expm1(_below_max_loss(safe, self))
             # Both factors lie in [0, 1] where inner >= 1; elsewhere the slope adds nothing
             # (and the second factor alone could overflow).
             gap = np.where(on_slope, safe - (sensitivity - inner - 1) / scale, 0.0)

@@ -97,3 +97,95 @@ def test_analytic_never_exceeds_classic_where_classic_is_proved(epsilon, log10_d
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# --- At the edges of the domain (issue 12) --------------------------------------------
+
+EDGE_DELTAS = [1e-300, 1e-200, 1e-100, 1e-30, 1e-12, 1e-5, 0.1, 0.5, 0.9, 1 - 1e-6, 1 - 1e-12]
+EDGE_EPSILONS = [1e-8, 1e-3, 0.1, 1.0, 10.0, 100.0, 1e3]
+
+
+@pytest.mark.parametrize("delta", EDGE_DELTAS, ids=lambda d: f"{d:.3g}")
+def test_analytic_sigma_at_the_edges_matches_mpmath(delta):
+    """delta from 1e-300 to 1 - 1e-12: at the returned sigma the exact delta (mpmath, as many
+    digits as the cancellation needs) is the target to 1e-12 relative, and so is 1 - delta
+    (the sigma is the smallest, not only a safe one); the package's own delta is <= the
+    target (the safe side)."""
+    epsilons = np.array(EDGE_EPSILONS)
+    sigmas = calibration.gaussian_sigma_analytic(epsilons, delta)
+    for epsilon, sigma in zip(epsilons, sigmas, strict=True):
+        pair = privacy_loss.gaussian(sigma)
+        assert pair.delta(epsilon) <= delta
+        exact = mpmath.exp(oracle.gaussian_log_delta_exact(epsilon, pair.ratio))
+        assert float(exact) == pytest.approx(delta, rel=1e-12), epsilon
+        with mpmath.workdps(60):
+            target_complement = 1 - mpmath.mpf(delta)
+            assert float(1 - exact) == pytest.approx(float(target_complement), rel=1e-9)
+
+
+def test_analytic_sigma_with_the_smallest_delta_returns_at_once():
+    """gaussian_sigma_analytic(1.0, 5e-324) never returned: a start value overflowed and a
+    bracket loop ran forever, flooding warnings (pytest turns each into an error)."""
+    sigma = calibration.gaussian_sigma_analytic(1.0, 5e-324)
+    pair = privacy_loss.gaussian(sigma)
+    assert pair.delta(1.0) <= 5e-324 and pair.log_delta(1.0) <= math.log(5e-324)
+    exact = oracle.gaussian_log_delta_exact(1.0, pair.ratio)
+    assert float(exact) == pytest.approx(math.log(5e-324), rel=1e-12)
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 0.3, 1.0, 8.0, 1e3])
+@pytest.mark.parametrize("delta", [1e-300, 1e-9, 0.3, 1 - 1e-14])
+def test_analytic_sigma_is_on_the_safe_side_and_the_smallest(epsilon, delta):
+    """The returned sigma had its delta a hair above the target; now the package's delta at
+    sigma is <= delta, and one ulp less noise (a few for rounding) is not."""
+    for sensitivity in [1.0, 3.0, 1e-5]:
+        sigma = calibration.gaussian_sigma_analytic(epsilon, delta, sensitivity)
+        assert privacy_loss.gaussian(sigma, sensitivity).delta(epsilon) <= delta
+        smaller = privacy_loss.gaussian(sigma * (1 - 1e-13), sensitivity)
+        assert smaller.log_delta(epsilon) > math.log(delta)
+
+
+def test_delta_near_one_alone_or_in_an_array():
+    """Within 1e-14 of 1 the sigma was off by percents, and changed with the other elements
+    of the same call."""
+    delta = 1 - 1e-14
+    epsilons = np.array([1.0, 1e-6, 50.0, 0.3])
+    curve = calibration.gaussian_sigma_analytic(epsilons, delta)
+    for epsilon, sigma in zip(epsilons, curve, strict=True):
+        assert calibration.gaussian_sigma_analytic(epsilon, delta) == sigma
+        exact = mpmath.exp(oracle.gaussian_log_delta_exact(epsilon, 1 / sigma))
+        assert float(1 - exact) == pytest.approx(1e-14, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: calibration.laplace_scale(1e-320), "epsilon"),
+        (lambda: calibration.laplace_scale(1.0, 1e-320 * 1e-4), "sensitivity"),
+        (lambda: calibration.gaussian_sigma_classic(1e-320, 1e-5), "epsilon"),
+        (lambda: calibration.gaussian_sigma_analytic(5e-324, 5e-324), "delta"),
+        (lambda: calibration.gaussian_sigma_analytic(1e308, 0.5), "epsilon"),
+        (lambda: calibration.gaussian_sigma_analytic(1.0, 1e-5, 1e308), "sensitivity"),
+        (lambda: calibration.gaussian_sigma_analytic("1.0", 1e-5), "epsilon"),
+        (lambda: calibration.gaussian_sigma_analytic(1.0, True), "delta"),
+    ],
+)
+def test_results_outside_the_floats_are_refused_by_name(call, name):
+    """Overflow warnings escaped from laplace_scale(1e-320) and others."""
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_laplace_scale_is_on_the_safe_side():
+    for epsilon, sensitivity in [(0.1, 0.3), (3.0, 7.0), (1e-300, 1e-10), (1.0, 1e-310)]:
+        scale = calibration.laplace_scale(epsilon, sensitivity)
+        assert privacy_loss.laplace(scale, sensitivity).max_loss <= epsilon
+    epsilons = np.array([0.1, 3.0, 0.7])
+    curve = calibration.laplace_scale(epsilons, 0.3)
+    assert [calibration.laplace_scale(e, 0.3) for e in epsilons] == list(curve)
+
+
+def test_classic_sigma_for_a_subnormal_delta():
+    sigma = calibration.gaussian_sigma_classic(1.0, 5e-324)
+    expected = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(1.25) / mpmath.mpf(5e-324)))
+    assert sigma == pytest.approx(float(expected), rel=1e-14)

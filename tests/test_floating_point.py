@@ -201,3 +201,31 @@ def test_uniform_below_large_bounds():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda rng: fp.bernoulli_exp_minus(True, rng), "gamma"),
+        (lambda rng: fp.bernoulli_exp_minus(float("nan"), rng), "gamma"),
+        (lambda rng: fp.bernoulli_exp_minus("x", rng), "gamma"),
+        (lambda rng: fp.sample_discrete_laplace(2**51, 3, rng=rng), "scale"),
+        (lambda rng: fp.sample_discrete_gaussian(float("inf"), 3, rng=rng), "sigma_squared"),
+        (lambda rng: fp.textbook_laplace(0.0, 1e308, [3]), "scale"),
+        (lambda rng: fp.leak_window(1.0, 0, 10**9), "count"),
+        (lambda rng: fp.first_draw_at_least(0.0, 1.0, [float("nan")]), "outputs"),
+        (lambda rng: fp.post_noisy_digit(0.75), "uniform"),
+        (lambda rng: fp.distinguishing_probability(1.0, []), "draws"),
+        (lambda rng: fp.discrete_laplace_pmf(0.5, 1.0), "values"),
+    ],
+)
+def test_values_the_samplers_cannot_serve_are_named(call, name):
+    with pytest.raises(ValueError, match=name):
+        call(np.random.default_rng(0))
+
+
+def test_discrete_gaussian_pmf_of_a_huge_variance_is_immediate():
+    """The normaliser summed 80 sigma of support: 1e300 hung; now Poisson summation."""
+    value = fp.discrete_gaussian_pmf(0, 1e300)
+    assert value == pytest.approx(1 / float(mpmath.sqrt(2 * mpmath.pi * mpmath.mpf(1e300))))
+    assert fp.discrete_gaussian_pmf(np.arange(-60, 61), 4.0).sum() == pytest.approx(1, rel=1e-14)

@@ -118,3 +118,32 @@ def test_geometric_mechanism_has_the_discrete_laplace_pmf():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call(np.random.default_rng(0))
+
+
+def test_geometric_mechanism_refuses_an_epsilon_whose_draws_saturate():
+    """With epsilon ~ 1e-30 both geometric draws saturated at the int64 limit and the true
+    value came back unchanged, with no error."""
+    rng = np.random.default_rng(0)
+    for epsilon, sensitivity in [(1e-30, 1), (1e-13, 1), (1e-3, 2**40)]:
+        with pytest.raises(ValueError, match="epsilon"):
+            mechanisms.geometric_mechanism(5, epsilon, sensitivity, rng=rng)
+    noisy = mechanisms.geometric_mechanism(np.full(1000, 5), 2.0**-40, rng=rng)
+    assert np.count_nonzero(noisy != 5) >= 995
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda rng: mechanisms.laplace_mechanism(1.0, [1.0, 2.0], rng=rng), "epsilon"),
+        (lambda rng: mechanisms.laplace_mechanism(1.0, "1.0", rng=rng), "epsilon"),
+        (lambda rng: mechanisms.laplace_mechanism(1.0, 1e-307, rng=rng), "epsilon"),
+        (lambda rng: mechanisms.laplace_mechanism(1.7e308, 1.0, 1e307, rng=rng), "sensitivity"),
+        (lambda rng: mechanisms.gaussian_mechanism(1.0, 1.0, True, rng=rng), "delta"),
+        (lambda rng: mechanisms.geometric_mechanism(1, 1.0, True, rng=rng), "sensitivity"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(-1, rng=rng), "size"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(2, 1e308, rng=rng), "scale"),
+    ],
+)
+def test_values_the_samplers_cannot_serve_are_named(call, name):
+    with pytest.raises(ValueError, match=name):
+        call(np.random.default_rng(0))

@@ -139,3 +139,26 @@ def test_loss_matrices():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: opt.loss_matrix(10**6), "n must be a whole number in"),
+        (lambda: opt.loss_matrix(True), "n must be"),
+        (lambda: opt.optimal_mechanism(opt.uniform_prior(41), np.eye(42), 1.0), "n"),
+        (lambda: opt.compare(opt.uniform_prior(3), np.eye(4), 10.5), "epsilon"),
+        (lambda: opt.loss_matrix(3, "beyond tolerance", "1"), "tolerance"),
+        (lambda: opt.is_differentially_private([1.0, 0.0], 1.0), "matrix"),
+    ],
+)
+def test_sizes_and_budgets_beyond_the_solver_are_named(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_tiny_epsilon_keeps_its_digits():
+    """(1 - a) / (1 + a) with a = e^-epsilon lost every digit for epsilon below 1e-16."""
+    matrix = opt.truncated_geometric(4, 1e-20)
+    assert matrix[2, 2] == pytest.approx(0.5e-20, rel=1e-12)
+    np.testing.assert_allclose(matrix.sum(axis=1), 1.0, rtol=1e-15)

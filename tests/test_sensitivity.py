@@ -189,3 +189,12 @@ def test_a_learners_own_query():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_enumerations_beyond_the_limit_are_refused_before_they_start():
+    with pytest.raises(ValueError, match="max_rows=6"):
+        s.global_sensitivity(s.count_blue_eyes, max_rows=6)
+    with pytest.raises(ValueError, match="max_rows"):
+        s.global_sensitivity(s.count_blue_eyes, max_rows=True)
+    result = s.global_sensitivity(s.count_blue_eyes, max_rows=3, notion="both")
+    assert result.pairs_checked == s._pair_count(len(s.TOY_UNIVERSE), 3, "both", 0)
