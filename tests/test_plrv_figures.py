@@ -23,6 +23,13 @@ from dplearn.figures.explorers import load_all  # noqa: E402
 mpmath.mp.dps = 50
 EXPLORERS = load_all()
 LN3 = math.log(3.0)
+EXCEEDS = r"$\Pr[\mathcal{L} > \varepsilon]$"
+
+
+def ratio_name(index):
+    """The readout's name of P[A(D1) = O_i] / P[A(D2) = O_i] in PLRV-1."""
+    return rf"$\Pr[\mathcal{{A}}(D_1) = O_{index}] / \Pr[\mathcal{{A}}(D_2) = O_{index}]$"
+
 
 # (epsilon, sigma, sensitivity): the document's setting and others across the sliders.
 GAUSSIAN_SETTINGS = [
@@ -98,16 +105,16 @@ def test_plrv1_odds_ratios_are_the_density_ratios(scale, sensitivity, count):
         expected = laplace_density(output, count, scale) / laplace_density(
             output, count + sensitivity, scale
         )
-        shown = numbers[f"P[A(D1)=O{index}] / P[A(D2)=O{index}]"]
+        shown = numbers[ratio_name(index)]
         assert shown == pytest.approx(float(expected), rel=1e-12)
 
 
 def test_plrv1_shows_three_one_and_a_third_at_the_document_setting():
     explorer = make("PLRV-1")
-    ratios = [explorer.numbers()[f"P[A(D1)=O{i}] / P[A(D2)=O{i}]"] for i in (1, 2, 3)]
+    ratios = [explorer.numbers()[ratio_name(i)] for i in (1, 2, 3)]
     assert ratios == pytest.approx([3.0, 1.0, 1.0 / 3.0], rel=1e-12)
     text = figure_text(explorer)
-    assert "O1: ×3" in text and "O2: ×1" in text and "O3: ÷3" in text
+    assert "O₁: ×3" in text and "O₂: ×1" in text and "O₃: ÷3" in text
     # The dots sit on the two densities.
     dots = explorer.marks[0][1].get_ydata()
     assert dots[0] == pytest.approx(float(laplace_density(999, 1000, 1 / LN3)), rel=1e-12)
@@ -118,7 +125,7 @@ def test_plrv1_marked_output_slider_moves_its_mark():
     explorer = make("PLRV-1", output2=1005.0)
     assert explorer.marks[1][0].get_xdata()[0] == 1005.0
     expected = laplace_density(1005, 1000, 1 / LN3) / laplace_density(1005, 1001, 1 / LN3)
-    assert explorer.numbers()["P[A(D1)=O2] / P[A(D2)=O2]"] == pytest.approx(float(expected))
+    assert explorer.numbers()[ratio_name(2)] == pytest.approx(float(expected))
 
 
 def test_plrv2_loss_never_exceeds_ln3():
@@ -132,8 +139,8 @@ def test_plrv2_loss_never_exceeds_ln3():
     assert loss.max() <= LN3 + 1e-12 and loss.min() >= -LN3 - 1e-12
     assert loss.max() == pytest.approx(LN3, rel=1e-12)  # reached on the flat part
     numbers = explorer.numbers()
-    assert numbers["max L = Δ / b"] == pytest.approx(LN3, rel=1e-14)
-    assert numbers["P[L > ε]"] == 0.0 and numbers["δ at ε"] == 0.0
+    assert numbers[r"$\max \mathcal{L} = \Delta / b$"] == pytest.approx(LN3, rel=1e-14)
+    assert numbers[EXCEEDS] == 0.0 and numbers[r"$\delta(\varepsilon)$"] == 0.0
     assert "≤ ε" in explorer.verdict.get_text()
     assert explorer.above.get_xdata().size == 0
 
@@ -143,7 +150,7 @@ def test_plrv2_a_smaller_scale_exceeds_epsilon():
     # L > ln 3 where the output o - 1000 < (1 - 0.5 ln 3) / 2, under Laplace(1000, 0.5).
     cut = (1 - 0.5 * mpmath.log(3)) / 2
     expected = 1 - mpmath.exp(-cut / mpmath.mpf(0.5)) / 2
-    assert explorer.numbers()["P[L > ε]"] == pytest.approx(float(expected), rel=1e-12)
+    assert explorer.numbers()[EXCEEDS] == pytest.approx(float(expected), rel=1e-12)
     assert "> ε" in explorer.verdict.get_text()
     assert explorer.above.get_xdata().size > 0
 
@@ -154,11 +161,13 @@ def test_plrv3_step_widths_are_probabilities_of_the_three_parts(scale, sensitivi
     numbers = explorer.numbers()
     # Top: outputs at or below D1's count; bottom: at or above D2's; by the Laplace CDF.
     bottom = mpmath.exp(-mpmath.mpf(sensitivity) / scale) / 2
-    assert numbers["width of the top step (e^L = e^(Δ/b))"] == pytest.approx(0.5, rel=1e-14)
-    assert numbers["width of the bottom step (e^L = e^(−Δ/b))"] == pytest.approx(
+    assert numbers[r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width"] == pytest.approx(
+        0.5, rel=1e-14
+    )
+    assert numbers[r"bottom step ($e^{\mathcal{L}} = e^{-\Delta/b}$): width"] == pytest.approx(
         float(bottom), rel=1e-12
     )
-    assert numbers["width of the middle part"] == pytest.approx(float(0.5 - bottom), rel=1e-12)
+    assert numbers["middle part: width"] == pytest.approx(float(0.5 - bottom), rel=1e-12)
     # The same widths by Monte Carlo: a seeded sample of A(D1) (count 0), split where
     # the loss is flat: at or below D1's count, at or above D2's.
     rng = np.random.default_rng(3)
@@ -194,12 +203,12 @@ def test_odds_are_prior_times_the_density_ratio(prior_odds):
     for index, output in enumerate(plrv.MARKED_OUTPUTS, start=1):
         ratio = laplace_density(output, 1000, 1 / LN3) / laplace_density(output, 1001, 1 / LN3)
         expected = float(prior_odds * ratio)
-        assert numbers[f"posterior odds after O{index}"] == pytest.approx(expected, rel=1e-12)
+        assert numbers[f"posterior odds after $O_{index}$"] == pytest.approx(expected, rel=1e-12)
         # Bayes' rule on probabilities gives the same: P[D1 | O] / P[D2 | O].
         prior = mpmath.mpf(prior_odds) / (1 + prior_odds)
         p1 = prior * laplace_density(output, 1000, 1 / LN3)
         p2 = (1 - prior) * laplace_density(output, 1001, 1 / LN3)
-        assert numbers[f"posterior odds after O{index}"] == pytest.approx(float(p1 / p2))
+        assert numbers[f"posterior odds after $O_{index}$"] == pytest.approx(float(p1 / p2))
     heights = [bar.get_height() + 1.0 for bar in explorer.bars]
     assert heights == pytest.approx(np.clip(explorer.odds, *explorer.limits).tolist(), rel=1e-12)
 
@@ -209,7 +218,7 @@ def test_odds_at_even_prior_are_three_one_and_a_third():
     assert explorer.odds == pytest.approx([1.0, 3.0, 1.0, 1.0 / 3.0], rel=1e-12)
     text = figure_text(explorer)
     assert "3 : 1" in text and "1 : 3" in text
-    assert explorer.numbers()["P[D = D1] after O1"] == pytest.approx(0.75, rel=1e-12)
+    assert explorer.numbers()[r"$\Pr[D = D_1]$ after $O_1$"] == pytest.approx(0.75, rel=1e-12)
 
 
 # --- Gaussian: PLRV-4 to PLRV-9 ----------------------------------------------------------
@@ -221,7 +230,7 @@ def test_plrv4_densities_sit_at_the_two_counts():
         x, y = line.get_data()
         assert x[np.argmax(y)] == pytest.approx(center, abs=0.03)
         assert y.max() == pytest.approx(float(gaussian_density(0, 0, math.sqrt(3))), rel=1e-4)
-    assert explorer.numbers()["σ²"] == pytest.approx(3.0, rel=1e-12)
+    assert explorer.numbers()[r"$\sigma^2$"] == pytest.approx(3.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("epsilon, sigma, sensitivity", GAUSSIAN_SETTINGS[:4])
@@ -229,8 +238,8 @@ def test_plrv5_loss_is_normal_with_mean_mu_and_variance_two_mu(epsilon, sigma, s
     explorer = make("PLRV-5", epsilon=epsilon, sigma=sigma, sensitivity=sensitivity)
     numbers = explorer.numbers()
     mu = sensitivity**2 / (2 * sigma**2)
-    assert numbers["μ = Δ²/(2σ²)"] == pytest.approx(mu, rel=1e-12)
-    assert numbers["variance of L = 2μ"] == pytest.approx(2 * mu, rel=1e-12)
+    assert numbers[r"$\mu = \Delta^2/(2\sigma^2)$"] == pytest.approx(mu, rel=1e-12)
+    assert numbers[r"variance of $\mathcal{L}$: $2\mu$"] == pytest.approx(2 * mu, rel=1e-12)
     rng = np.random.default_rng(5)
     samples = rng.normal(1000.0, sigma, 400_000)
     d1 = -((samples - 1000.0) ** 2) / (2 * sigma**2)
@@ -239,7 +248,7 @@ def test_plrv5_loss_is_normal_with_mean_mu_and_variance_two_mu(epsilon, sigma, s
     spread = math.sqrt(2 * mu)
     assert loss.mean() == pytest.approx(mu, abs=5 * spread / math.sqrt(loss.size))
     assert loss.var() == pytest.approx(2 * mu, rel=0.01)
-    assert numbers["P[L > ε]"] == pytest.approx(
+    assert numbers[EXCEEDS] == pytest.approx(
         float(gaussian_exceeds(epsilon, sigma, sensitivity)), rel=1e-9
     )
     x, y = explorer.loss_line.get_data()
@@ -253,7 +262,9 @@ def test_plrv6_curve_shoots_up_on_the_left():
     assert np.all(np.diff(y) <= 1e-12)
     z = mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf("0.001") - 1)  # Phi^-1(0.001)
     expected = mpmath.exp(mpmath.mpf(1) / 6 - z / mpmath.sqrt(3))
-    assert explorer.numbers()["e^L at x = 0.001"] == pytest.approx(float(expected), rel=1e-9)
+    assert explorer.numbers()[r"$e^{\mathcal{L}}$ at $x = 0.001$"] == pytest.approx(
+        float(expected), rel=1e-9
+    )
 
 
 @pytest.mark.parametrize("epsilon, sigma, sensitivity", GAUSSIAN_SETTINGS)
@@ -263,7 +274,7 @@ def test_plrv7_drawn_band_is_delta1_wide(epsilon, sigma, sensitivity):
     width = vertices[:, 0].max() - vertices[:, 0].min()
     expected = float(gaussian_exceeds(epsilon, sigma, sensitivity))
     assert width == pytest.approx(expected, rel=1e-3, abs=1e-12)
-    assert width == pytest.approx(explorer.numbers()["δ₁ = P[L > ε]"], rel=1e-12)
+    assert width == pytest.approx(explorer.numbers()[plrv.DELTA1_NAME], rel=1e-12)
     # The band lies above the line e^epsilon: it shades only the bad events.
     assert vertices[:, 1].min() == pytest.approx(math.exp(epsilon), rel=1e-12)
     bracket = explorer.bracket.get_xdata()
@@ -288,25 +299,37 @@ def test_plrv8_two_outputs_losses_and_weights():
         loss = mpmath.log(
             gaussian_density(output, 1000, sigma) / gaussian_density(output, 1001, sigma)
         )
-        assert numbers[f"O{index}: output"] == pytest.approx(float(output), rel=1e-12)
-        assert numbers[f"O{index}: L"] == pytest.approx(float(loss), rel=1e-9)
-        assert numbers[f"O{index}: weight in δ₁"] == 1.0
-        assert numbers[f"O{index}: weight in δ₂"] == pytest.approx(
+        assert numbers[f"$O_{index}$: output"] == pytest.approx(float(output), rel=1e-12)
+        assert numbers[rf"$O_{index}$: $\mathcal{{L}}$"] == pytest.approx(float(loss), rel=1e-9)
+        assert numbers[rf"$O_{index}$: weight in $\delta_1$"] == 1.0
+        assert numbers[rf"$O_{index}$: weight in $\delta_2$"] == pytest.approx(
             float(1 - 3 / mpmath.exp(loss)), rel=1e-9
         )
         weights = explorer.marks[index - 1][3].get_ydata()
         assert weights == pytest.approx([1.0, float(1 - 3 / mpmath.exp(loss))], rel=1e-9)
     # O1 is a little above the line, O2 far above it.
-    assert 0 < numbers["O1: weight in δ₂"] < 0.1 < 0.5 < numbers["O2: weight in δ₂"]
-    assert numbers["O1: L"] > LN3 and numbers["O2: e^L"] > 1.9 * numbers["O1: e^L"]
-    assert numbers["O2: weight in δ₂"] > 10 * numbers["O1: weight in δ₂"]
+    assert (
+        0
+        < numbers[r"$O_1$: weight in $\delta_2$"]
+        < 0.1
+        < 0.5
+        < numbers[r"$O_2$: weight in $\delta_2$"]
+    )
+    assert (
+        numbers[r"$O_1$: $\mathcal{L}$"] > LN3
+        and numbers[r"$O_2$: $e^{\mathcal{L}}$"] > 1.9 * numbers[r"$O_1$: $e^{\mathcal{L}}$"]
+    )
+    assert numbers[r"$O_2$: weight in $\delta_2$"] > 10 * numbers[r"$O_1$: weight in $\delta_2$"]
 
 
 def test_plrv8_an_output_outside_the_bad_events_weighs_nothing():
     explorer = make("PLRV-8", position1=0.3)
     numbers = explorer.numbers()
-    assert numbers["O1: L"] < LN3
-    assert numbers["O1: weight in δ₁"] == 0.0 and numbers["O1: weight in δ₂"] == 0.0
+    assert numbers[r"$O_1$: $\mathcal{L}$"] < LN3
+    assert (
+        numbers[r"$O_1$: weight in $\delta_1$"] == 0.0
+        and numbers[r"$O_1$: weight in $\delta_2$"] == 0.0
+    )
 
 
 @pytest.mark.parametrize("epsilon, sigma, sensitivity", GAUSSIAN_SETTINGS)
@@ -315,9 +338,7 @@ def test_plrv9_drawn_area_is_delta2(epsilon, sigma, sensitivity):
     expected = float(gaussian_delta(epsilon, sigma, sensitivity))
     for area in explorer.areas:
         assert shoelace(area.get_xy()) == pytest.approx(expected, rel=1e-3)
-    assert explorer.numbers()["δ₂ = E[max(0, 1 − e^(ε−L))] (area)"] == pytest.approx(
-        expected, rel=1e-9
-    )
+    assert explorer.numbers()[plrv.DELTA2_AREA_NAME] == pytest.approx(expected, rel=1e-9)
     # The dashed box is delta_1 wide and 1 high: its area is delta_1.
     box_x = explorer.boxes[0].get_xdata()
     assert max(box_x) == pytest.approx(float(gaussian_exceeds(epsilon, sigma, sensitivity)))
@@ -327,10 +348,10 @@ def test_plrv9_document_values():
     explorer = make("PLRV-9")
     numbers = explorer.numbers()
     delta = float(gaussian_delta(LN3, math.sqrt(3), 1.0))
-    assert numbers["δ₂ = E[max(0, 1 − e^(ε−L))] (area)"] == pytest.approx(delta, rel=1e-12)
+    assert numbers[plrv.DELTA2_AREA_NAME] == pytest.approx(delta, rel=1e-12)
     assert round(delta, 3) == 0.011  # the document's "about 0.011"
     assert f"δ₂ = {delta:.4g}" in explorer.note.get_text()
-    assert numbers["δ₂ / δ₁"] < 0.25
+    assert numbers[r"$\delta_2 / \delta_1$"] < 0.25
 
 
 def test_area_grid_is_fine_enough_for_a_hard_case():
@@ -351,7 +372,7 @@ def test_proof_worst_set_gives_delta2_and_no_random_set_beats_it(epsilon, sigma,
     assert explorer.worst_delta == pytest.approx(expected, rel=1e-9)
     assert explorer.deltas.size == 300
     assert np.all(explorer.deltas <= expected * (1 + 1e-9))
-    assert explorer.numbers()["random sets with δ_S > δ₂"] == 0.0
+    assert explorer.numbers()[r"random sets with $\delta_S > \delta_2$"] == 0.0
     # Some random sets come close (the ones near the worst set), so the check is not idle.
     assert explorer.deltas.max() > 0.5 * expected
 
@@ -410,8 +431,8 @@ def test_plrv10_delta1_equals_delta2_equals_the_publication_probability(epsilon)
     explorer = make("PLRV-10", epsilon=epsilon)
     expected = float(mpmath.mpf(1) / 2 * mpmath.mpf(3) ** -4)
     numbers = explorer.numbers()
-    assert numbers["δ₁ = P[L > ε]"] == pytest.approx(expected, rel=1e-12)
-    assert numbers["δ₂ = δ(ε)"] == pytest.approx(expected, rel=1e-12)
+    assert numbers[plrv.DELTA1_NAME] == pytest.approx(expected, rel=1e-12)
+    assert numbers[plrv.DELTA2_NAME] == pytest.approx(expected, rel=1e-12)
     for area in explorer.areas:
         assert shoelace(area.get_xy()) == pytest.approx(expected, rel=1e-12)
     x, y = explorer.curves[0].get_data()
@@ -426,7 +447,7 @@ def test_plrv10_threshold_and_scale(threshold, scale):
     expected = mpmath.quad(
         lambda output: laplace_density(output, 1, scale), [threshold, threshold + 1, mpmath.inf]
     )
-    assert explorer.numbers()["δ₂ = δ(ε)"] == pytest.approx(float(expected), rel=1e-9)
+    assert explorer.numbers()[plrv.DELTA2_NAME] == pytest.approx(float(expected), rel=1e-9)
     assert shoelace(explorer.areas[0].get_xy()) == pytest.approx(float(expected), rel=1e-9)
 
 
@@ -444,7 +465,7 @@ def shows(text, value, rel=1e-3):
 
 def test_labels_on_the_figures_show_the_reported_numbers():
     plrv5 = make("PLRV-5")
-    assert shows(plrv5.note.get_text(), plrv5.numbers()["P[L > ε]"])
+    assert shows(plrv5.note.get_text(), plrv5.numbers()[EXCEEDS])
     assert shows(plrv5.note.get_text(), 1 / 6)
     for epsilon, sigma in [(0.5, 1.0), (LN3, math.sqrt(3)), (2.0, 0.7)]:
         plrv9 = make("PLRV-9", epsilon=epsilon, sigma=sigma)
@@ -457,7 +478,7 @@ def test_labels_on_the_figures_show_the_reported_numbers():
     proof = make("PLRV-PROOF")
     assert shows(proof.note.get_text(), float(gaussian_delta(LN3, math.sqrt(3), 1.0)), rel=1e-7)
     plrv8 = make("PLRV-8")
-    assert shows(plrv8.marks[1][2].get_text(), plrv8.numbers()["O2: L"])
+    assert shows(plrv8.marks[1][2].get_text(), plrv8.numbers()[r"$O_2$: $\mathcal{L}$"])
     plrv2 = make("PLRV-2", scale=0.5)
     assert shows(plrv2.verdict.get_text(), 2.0)  # max L = 1 / 0.5
 

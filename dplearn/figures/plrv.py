@@ -72,16 +72,25 @@ MARK_COLORS = ("tab:green", "tab:gray", "tab:brown")
 
 # Output axes show D1's count +-10: the count slider moves both curves inside it.
 OUTPUT_LIMITS = (990.0, 1011.0)
-COUNT = Control("count of D1", 995, 1005, integer=True, description="true count in D1")
+COUNT = Control(r"count of $D_1$", 995, 1005, integer=True, description="true count in D1")
 LAPLACE_SCALE_CONTROL = SCALE.replace(minimum=0.25, maximum=5.0)
 GAUSSIAN_SIGMA_CONTROL = SIGMA.replace(minimum=0.5, maximum=5.0)
 SENSITIVITY_CONTROL = SENSITIVITY.replace(minimum=0.25, maximum=4.0)
 # e^epsilon must stay on the e^L axes (their top is 14).
 GAUSSIAN_EPSILON = EPSILON.replace(minimum=0.05, maximum=2.5)
-OUTPUT_CONTROL = Control("output", *OUTPUT_LIMITS, step=0.1, description="a marked output")
+OUTPUT_CONTROL = Control(r"output $O$", *OUTPUT_LIMITS, step=0.1, description="a marked output")
 POSITION_CONTROL = Control(
-    "position x", 1e-4, 0.5, log=True, description="probability position of a marked output"
+    r"position $x$", 1e-4, 0.5, log=True, description="probability position of a marked output"
 )
+# Names shared by several readouts and labels (mathtext in figures, MathJax in readouts).
+DELTA1_NAME = r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$"
+DELTA2_NAME = r"$\delta_2 = \delta(\varepsilon)$"
+DELTA2_AREA_NAME = r"$\delta_2 = \mathbb{E}[\max(0, 1 - e^{\varepsilon - \mathcal{L}})]$ (area)"
+RATIO_TEXT = r"$e^{\varepsilon}/e^{\mathcal{L}}$"
+CAPPED_RATIO_TEXT = r"$\min(1,\ e^{\varepsilon}/e^{\mathcal{L}})$"
+# Text that moves with a slider is plain Unicode (ℒ for the privacy loss): mathtext
+# parses every new string again, which costs more than a whole frame.
+_SUBSCRIPT_O = ("O₁", "O₂", "O₃")
 # A display cap for e^L: large enough to leave every axes, small enough never to overflow.
 _LOSS_CAP = 40.0
 
@@ -245,7 +254,7 @@ class RandomOutputSets:
     """
 
     families = (
-        "cut {O < c}, c near the boundary",
+        r"cut $\{O < c\}$, $c$ near the boundary",
         "worst set minus random bins",
         "worst set plus random bins",
         "random interval of bins",
@@ -360,9 +369,9 @@ class LaplaceDensities(_LaplaceOutputs):
         "scale": LAPLACE_SCALE_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
         "count": COUNT,
-        "output1": OUTPUT_CONTROL.replace(label="O₁"),
-        "output2": OUTPUT_CONTROL.replace(label="O₂"),
-        "output3": OUTPUT_CONTROL.replace(label="O₃"),
+        "output1": OUTPUT_CONTROL.replace(label=r"$O_1$"),
+        "output2": OUTPUT_CONTROL.replace(label=r"$O_2$"),
+        "output3": OUTPUT_CONTROL.replace(label=r"$O_3$"),
     }
     defaults = {
         "scale": LAPLACE_SCALE,
@@ -377,8 +386,12 @@ class LaplaceDensities(_LaplaceOutputs):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
-        (self.line_d2,) = ax.plot([], [], color=D2_COLOR, lw=2, label="A(D2): count + Δ")
+        (self.line_d1,) = ax.plot(
+            [], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count"
+        )
+        (self.line_d2,) = ax.plot(
+            [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+        )
         self.marks = []
         # Labels on a row near the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
@@ -395,9 +408,11 @@ class LaplaceDensities(_LaplaceOutputs):
         self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(0, 1.2)
-        ax.set_xlabel("output O of the noisy count")
+        ax.set_xlabel(r"output $O$ of the noisy count")
         ax.set_ylabel("density")
-        ax.set_title("PLRV-1 · Laplace noise: P[A(D1) = O] and P[A(D2) = O]")
+        ax.set_title(
+            r"PLRV-1 · Laplace noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+        )
         ax.legend(loc="upper right", fontsize=9)
 
     def _apply(self, scale, sensitivity, count, output1, output2, output3):
@@ -413,13 +428,16 @@ class LaplaceDensities(_LaplaceOutputs):
             stem.set_data([outputs[index]] * 2, [0, self.rows[index] - 0.01])
             dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
             label.set_x(outputs[index])
-            label.set_text(f"O{index + 1}: {_factor_text(ratios[index])}")
+            label.set_text(f"{_SUBSCRIPT_O[index]}: {_factor_text(ratios[index])}")
 
     def numbers(self):
-        result = {"ε = Δ / b": self.noise.max_loss}
+        result = {r"$\varepsilon = \Delta / b$": self.noise.max_loss}
         for index, output in enumerate(self.outputs):
-            result[f"O{index + 1}"] = float(output)
-            result[f"P[A(D1)=O{index + 1}] / P[A(D2)=O{index + 1}]"] = float(self.ratios[index])
+            name = f"O_{index + 1}"
+            result[f"${name}$"] = float(output)
+            result[rf"$\Pr[\mathcal{{A}}(D_1) = {name}] / \Pr[\mathcal{{A}}(D_2) = {name}]$"] = (
+                float(self.ratios[index])
+            )
         return result
 
 
@@ -450,20 +468,25 @@ class LaplaceLoss(_LaplaceOutputs):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         ax.axhline(0.0, color="0.7", lw=0.8)
-        (self.loss_line,) = ax.plot([], [], color=D1_COLOR, lw=2, label="L(O)")
+        (self.loss_line,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = ax.plot(
-            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="ε"
+            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
         )
-        (self.above,) = ax.plot([], [], color=BAD_COLOR, lw=3, label="L(O) > ε")
+        (self.above,) = ax.plot(
+            [], [], color=BAD_COLOR, lw=3, label=r"$\mathcal{L}(O) > \varepsilon$"
+        )
         self.verdict = ax.text(
             0.01, 0.04, "", transform=ax.transAxes, fontsize=9, va="bottom", ha="left"
         )
         self.moving(self.loss_line, self.epsilon_line, self.above, self.verdict)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(-3.5, 3.5)
-        ax.set_xlabel("output O  (left: helps the attacker most)")
-        ax.set_ylabel("privacy loss L(O)")
-        ax.set_title("PLRV-2 · L(O) = ln(P[A(D1) = O] / P[A(D2) = O])")
+        ax.set_xlabel(r"output $O$  (left: helps the attacker most)")
+        ax.set_ylabel(r"privacy loss $\mathcal{L}(O)$")
+        ax.set_title(
+            r"PLRV-2 · $\mathcal{L}(O) = "
+            r"\ln\left(\Pr[\mathcal{A}(D_1) = O]\ /\ \Pr[\mathcal{A}(D_2) = O]\right)$"
+        )
         ax.legend(loc="upper right", fontsize=9)
 
     def _apply(self, scale, sensitivity, count, epsilon):
@@ -477,15 +500,15 @@ class LaplaceLoss(_LaplaceOutputs):
         self.above.set_data(self.grid[bad], loss[bad])
         holds = "≤" if exceeds == 0 else ">"
         self.verdict.set_text(
-            f"max L = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
+            f"max ℒ = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
         )
 
     def numbers(self):
         return {
-            "max L = Δ / b": self.noise.max_loss,
-            "ε": float(self.epsilon),
-            "P[L > ε]": self.exceeds,
-            "δ at ε": self.noise.delta(self.epsilon),
+            r"$\max \mathcal{L} = \Delta / b$": self.noise.max_loss,
+            r"$\varepsilon$": float(self.epsilon),
+            r"$\Pr[\mathcal{L} > \varepsilon]$": self.exceeds,
+            r"$\delta(\varepsilon)$": self.noise.delta(self.epsilon),
         }
 
 
@@ -508,9 +531,9 @@ class LaplaceLossByProbability(_Figure):
 
     def _create(self):
         ax = self.axes = self.figure.subplots()
-        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$e^{\mathcal{L}}$")
         (self.epsilon_line,) = ax.plot(
-            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
         )
         # Brackets along the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
@@ -525,9 +548,14 @@ class LaplaceLossByProbability(_Figure):
         self.moving(self.curve, self.epsilon_line)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 5.0)
-        ax.set_xlabel("probability position x (outputs of A(D1) sorted by decreasing L)")
-        ax.set_ylabel("e^L  (how much the odds move)")
-        ax.set_title("PLRV-3 · e^L as a random variable: width on the x-axis is probability")
+        ax.set_xlabel(
+            r"probability position $x$ "
+            r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+        )
+        ax.set_ylabel(r"$e^{\mathcal{L}}$  (how much the odds move)")
+        ax.set_title(
+            r"PLRV-3 · $e^{\mathcal{L}}$ as a random variable: width on the $x$-axis is probability"
+        )
         ax.legend(loc="center right", fontsize=9)
 
     def _apply(self, scale, sensitivity, epsilon):
@@ -547,11 +575,11 @@ class LaplaceLossByProbability(_Figure):
     def numbers(self):
         top, middle, bottom = self.widths
         return {
-            "width of the top step (e^L = e^(Δ/b))": top,
-            "width of the middle part": middle,
-            "width of the bottom step (e^L = e^(−Δ/b))": bottom,
-            "max e^L": float(np.exp(self.noise.max_loss)),
-            "P[L > ε]": self.noise.loss_exceeds(self.epsilon),
+            r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width": top,
+            "middle part: width": middle,
+            r"bottom step ($e^{\mathcal{L}} = e^{-\Delta/b}$): width": bottom,
+            r"$\max e^{\mathcal{L}}$": float(np.exp(self.noise.max_loss)),
+            r"$\Pr[\mathcal{L} > \varepsilon]$": self.noise.loss_exceeds(self.epsilon),
         }
 
 
@@ -577,7 +605,12 @@ class AttackerOdds(_LaplaceOutputs):
         ax = self.axes = self.figure.subplots()
         ax.set_yscale("log")
         ax.axhline(1.0, color="0.5", lw=1)
-        names = ["before any output", "after O₁ = 999", "after O₂ = 1000.5", "after O₃ = 1003"]
+        names = [
+            "before any output",
+            r"after $O_1 = 999$",
+            r"after $O_2 = 1000.5$",
+            r"after $O_3 = 1003$",
+        ]
         colors = ["0.55", *MARK_COLORS]
         self.bars = ax.bar(range(4), [1.0] * 4, bottom=1.0, color=colors, width=0.6)
         self.labels = [
@@ -587,8 +620,8 @@ class AttackerOdds(_LaplaceOutputs):
         ax.set_xticks(range(4), names)
         ax.set_xlim(-0.6, 3.6)
         ax.set_ylim(*self.limits)
-        ax.set_ylabel("odds P[D = D1] : P[D = D2]")
-        ax.set_title("PLRV-ODDS · posterior odds = prior odds × e^L(O)")
+        ax.set_ylabel(r"odds $\Pr[D = D_1] : \Pr[D = D_2]$")
+        ax.set_title(r"PLRV-ODDS · posterior odds = prior odds $\times\ e^{\mathcal{L}(O)}$")
 
     def _apply(self, prior_odds, scale, sensitivity):
         noise = self._noise(scale, sensitivity, COUNT_D1)
@@ -605,9 +638,10 @@ class AttackerOdds(_LaplaceOutputs):
     def numbers(self):
         result = {"prior odds": float(self.prior_odds)}
         for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
-            result[f"L(O{index + 1})"] = float(loss)
-            result[f"posterior odds after O{index + 1}"] = float(odds)
-            result[f"P[D = D1] after O{index + 1}"] = float(odds / (1.0 + odds))
+            name = f"O_{index + 1}"
+            result[rf"$\mathcal{{L}}({name})$"] = float(loss)
+            result[f"posterior odds after ${name}$"] = float(odds)
+            result[rf"$\Pr[D = D_1]$ after ${name}$"] = float(odds / (1.0 + odds))
         return result
 
 
@@ -643,14 +677,20 @@ class GaussianDensities(_GaussianFigure):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        (self.line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label="A(D1): true count")
-        (self.line_d2,) = ax.plot([], [], color=D2_COLOR, lw=2, label="A(D2): count + Δ")
+        (self.line_d1,) = ax.plot(
+            [], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count"
+        )
+        (self.line_d2,) = ax.plot(
+            [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+        )
         self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(0, 0.85)
-        ax.set_xlabel("output O of the noisy count")
+        ax.set_xlabel(r"output $O$ of the noisy count")
         ax.set_ylabel("density")
-        ax.set_title("PLRV-4 · Gaussian noise: P[A(D1) = O] and P[A(D2) = O]")
+        ax.set_title(
+            r"PLRV-4 · Gaussian noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+        )
         ax.legend(loc="upper right", fontsize=9)
 
     def _apply(self, sigma, sensitivity, count):
@@ -661,9 +701,9 @@ class GaussianDensities(_GaussianFigure):
 
     def numbers(self):
         return {
-            "σ²": self.noise.sigma**2,
-            "count of D1": self.noise.center,
-            "count of D2": self.noise.center + self.noise.sensitivity,
+            r"$\sigma^2$": self.noise.sigma**2,
+            r"count of $D_1$": self.noise.center,
+            r"count of $D_2$": self.noise.center + self.noise.sensitivity,
         }
 
 
@@ -698,9 +738,9 @@ class GaussianLoss(_GaussianFigure):
         self.levels = np.linspace(*self.loss_limits, 801)
         for ax in (left, right):
             ax.axhline(0.0, color="0.7", lw=0.8)
-        (self.loss_line,) = left.plot([], [], color=D1_COLOR, lw=2, label="L(O)")
+        (self.loss_line,) = left.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = left.plot(
-            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="ε"
+            OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
         )
         (self.density,) = right.plot([], [], color=D1_COLOR, lw=2)
         self.tail = right.add_patch(Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.35))
@@ -718,13 +758,13 @@ class GaussianLoss(_GaussianFigure):
         )
         left.set_xlim(*OUTPUT_LIMITS)
         left.set_ylim(*self.loss_limits)
-        left.set_xlabel("output O")
-        left.set_ylabel("privacy loss L(O)")
-        left.set_title("PLRV-5 · L(O) is a straight, unbounded line")
+        left.set_xlabel(r"output $O$")
+        left.set_ylabel(r"privacy loss $\mathcal{L}(O)$")
+        left.set_title(r"PLRV-5 · $\mathcal{L}(O)$ is a straight, unbounded line")
         left.legend(loc="upper right", fontsize=9)
         right.set_xlim(0, 1.5)
-        right.set_xlabel("density of L, O ~ A(D1)")
-        right.set_title("L ~ N(μ, 2μ)")
+        right.set_xlabel(r"density of $\mathcal{L}$, $O \sim \mathcal{A}(D_1)$")
+        right.set_title(r"$\mathcal{L} \sim \mathcal{N}(\mu, 2\mu)$")
 
     def _apply(self, sigma, sensitivity, count, epsilon):
         noise = self._noise(sigma, sensitivity, count)
@@ -748,16 +788,17 @@ class GaussianLoss(_GaussianFigure):
         self.tail.set_xy(outline)
         self.epsilon_mark.set_ydata([epsilon, epsilon])
         self.mean_mark.set_ydata([mu, mu])
-        self.note.set_text(f"μ = {_value_text(mu)}, shaded P[L > ε] = {_value_text(exceeds)}")
+        self.note.set_text(f"μ = {_value_text(mu)}, shaded Pr[ℒ > ε] = {_value_text(exceeds)}")
 
     def numbers(self):
         mu = self.noise.loss_mean
         return {
-            "μ = Δ²/(2σ²)": mu,
-            "variance of L = 2μ": 2 * mu,
-            "slope of L(O) = −Δ/σ²": -self.noise.sensitivity / self.noise.sigma**2,
-            "P[L > ε]": self.noise.loss_exceeds(self.epsilon),
-            "max L": "∞ (unbounded)",
+            r"$\mu = \Delta^2/(2\sigma^2)$": mu,
+            r"variance of $\mathcal{L}$: $2\mu$": 2 * mu,
+            r"slope of $\mathcal{L}(O)$: $-\Delta/\sigma^2$": -self.noise.sensitivity
+            / self.noise.sigma**2,
+            r"$\Pr[\mathcal{L} > \varepsilon]$": self.noise.loss_exceeds(self.epsilon),
+            r"$\max \mathcal{L}$": "∞ (unbounded)",
         }
 
 
@@ -780,15 +821,18 @@ class _GaussianByProbability(_GaussianFigure):
 
     def _build_curve(self, ax):
         self.positions = self._curve_positions()
-        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$e^{\mathcal{L}}$")
         (self.epsilon_line,) = ax.plot(
-            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
         )
         self.moving(self.curve, self.epsilon_line)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, self.top)
-        ax.set_xlabel("probability position x (outputs of A(D1) sorted by decreasing L)")
-        ax.set_ylabel("e^L")
+        ax.set_xlabel(
+            r"probability position $x$ "
+            r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+        )
+        ax.set_ylabel(r"$e^{\mathcal{L}}$")
 
     def _apply_curve(self, noise, epsilon):
         values = np.minimum(_capped_exp(noise.loss_quantile(self.positions)), 2 * self.top)
@@ -809,7 +853,10 @@ class GaussianLossByProbability(_GaussianByProbability):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self._build_curve(ax)
-        ax.set_title("PLRV-6 · Gaussian noise: no line e^ε stays above e^L everywhere")
+        ax.set_title(
+            r"PLRV-6 · Gaussian noise: "
+            r"no line $e^{\varepsilon}$ stays above $e^{\mathcal{L}}$ everywhere"
+        )
         ax.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, sigma, sensitivity):
@@ -819,10 +866,10 @@ class GaussianLossByProbability(_GaussianByProbability):
 
     def numbers(self):
         return {
-            "e^L at x = 0.01": float(np.exp(self.noise.loss_quantile(0.01))),
-            "e^L at x = 0.001": float(np.exp(self.noise.loss_quantile(0.001))),
-            "e^L at x → 0": "∞",
-            "e^ε": float(np.exp(self.epsilon)),
+            r"$e^{\mathcal{L}}$ at $x = 0.01$": float(np.exp(self.noise.loss_quantile(0.01))),
+            r"$e^{\mathcal{L}}$ at $x = 0.001$": float(np.exp(self.noise.loss_quantile(0.001))),
+            r"$e^{\mathcal{L}}$ as $x \to 0$": "∞",
+            r"$e^{\varepsilon}$": float(np.exp(self.epsilon)),
         }
 
 
@@ -846,7 +893,10 @@ class BadEventWidth(_GaussianByProbability):
         (self.bracket,) = ax.plot([], [], color=BAD_COLOR, lw=2, marker="|", ms=12, transform=below)
         self.label = ax.text(0, 0.08, "", transform=below, color=BAD_COLOR, fontsize=10)
         self.moving(self.band, self.bracket, self.label)
-        ax.set_title("PLRV-7 · δ₁ = P[L > ε]: measure the width of the bad events")
+        ax.set_title(
+            r"PLRV-7 · $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$: "
+            r"measure the width of the bad events"
+        )
         ax.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, sigma, sensitivity):
@@ -862,9 +912,9 @@ class BadEventWidth(_GaussianByProbability):
 
     def numbers(self):
         return {
-            "δ₁ = P[L > ε]": self.width,
-            "ε": float(self.epsilon),
-            "e^ε": float(np.exp(self.epsilon)),
+            DELTA1_NAME: self.width,
+            r"$\varepsilon$": float(self.epsilon),
+            r"$e^{\varepsilon}$": float(np.exp(self.epsilon)),
         }
 
 
@@ -885,8 +935,8 @@ class TwoBadOutputs(_GaussianFigure):
         "epsilon": GAUSSIAN_EPSILON,
         "sigma": GAUSSIAN_SIGMA_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
-        "position1": POSITION_CONTROL.replace(label="x of O₁"),
-        "position2": POSITION_CONTROL.replace(label="x of O₂"),
+        "position1": POSITION_CONTROL.replace(label=r"$x$ of $O_1$"),
+        "position2": POSITION_CONTROL.replace(label=r"$x$ of $O_2$"),
     }
     defaults = {
         "epsilon": DOCUMENT_EPSILON,
@@ -903,18 +953,24 @@ class TwoBadOutputs(_GaussianFigure):
         upper, lower = self.figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
         self.axes = (upper, lower)
         self.positions = np.geomspace(*self.limits, 600)
-        (self.curve,) = upper.plot([], [], color=D1_COLOR, lw=2, label="e^L")
+        (self.curve,) = upper.plot([], [], color=D1_COLOR, lw=2, label=r"$e^{\mathcal{L}}$")
         (self.epsilon_line,) = upper.plot(
-            self.limits, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label="e^ε"
+            self.limits, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
         )
         self.band = upper.add_patch(
-            Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.15, lw=0, label="bad: x < δ₁")
+            Polygon(
+                np.zeros((3, 2)), color=BAD_COLOR, alpha=0.15, lw=0, label=r"bad: $x < \delta_1$"
+            )
         )
         (self.width_weight,) = lower.plot(
-            [], [], color=BAD_COLOR, lw=2, label="weight in δ₁ (1 if bad)"
+            [], [], color=BAD_COLOR, lw=2, label=r"weight in $\delta_1$ (1 if bad)"
         )
         (self.area_weight,) = lower.plot(
-            [], [], color=AREA_COLOR, lw=2, label="weight in δ₂: max(0, 1 − e^ε/e^L)"
+            [],
+            [],
+            color=AREA_COLOR,
+            lw=2,
+            label=r"weight in $\delta_2$: $\max(0,\ 1 - e^{\varepsilon}/e^{\mathcal{L}})$",
         )
         self.marks = []
         for index, color in enumerate(MARK_COLORS[::2]):
@@ -929,15 +985,18 @@ class TwoBadOutputs(_GaussianFigure):
         upper.set_xscale("log")
         upper.set_xlim(*self.limits)
         upper.set_ylim(0, self.top)
-        upper.set_ylabel("e^L")
-        upper.set_title("PLRV-8 · zoom on the bad events: O₁ a little above e^ε, O₂ far above")
+        upper.set_ylabel(r"$e^{\mathcal{L}}$")
+        upper.set_title(
+            r"PLRV-8 · zoom on the bad events: "
+            r"$O_1$ a little above $e^{\varepsilon}$, $O_2$ far above"
+        )
         upper.legend(loc="upper right", fontsize=9)
         # Headroom above weight 1 for the legend, which no curve can reach.
         lower.set_ylim(-0.05, 1.6)
         lower.set_yticks([0.0, 0.5, 1.0])
-        lower.set_xlabel("probability position x (log scale)")
+        lower.set_xlabel(r"probability position $x$ (log scale)")
         lower.set_ylabel("weight")
-        lower.legend(loc="upper center", ncol=2, fontsize=8)
+        lower.legend(loc="upper center", ncol=2, fontsize=9)
 
     def _apply(self, epsilon, sigma, sensitivity, position1, position2):
         noise = self._noise(sigma, sensitivity)
@@ -974,23 +1033,25 @@ class TwoBadOutputs(_GaussianFigure):
             right_side = x < 0.05
             label.set_ha("left" if right_side else "right")
             label.set_position((x * 1.12 if right_side else x / 1.12, min(value, self.top * 0.8)))
-            label.set_text(f"O{index + 1}: L = {loss:.3f}")
+            label.set_text(f"{_SUBSCRIPT_O[index]}: ℒ = {loss:.3f}")
             in_width = 1.0 if loss > epsilon else 0.0
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
             weights.set_data([x, x], [in_width, in_area])
 
     def numbers(self):
-        result = {"δ₁ = P[L > ε]": self.width, "δ₂ = δ(ε)": self.noise.delta(self.epsilon)}
+        result = {DELTA1_NAME: self.width, DELTA2_NAME: self.noise.delta(self.epsilon)}
         for index, (x, loss, output) in enumerate(
             zip(self.marked, self.losses, self.outputs, strict=True)
         ):
-            name = f"O{index + 1}"
-            result[f"{name}: position x"] = float(x)
+            name = f"$O_{index + 1}$"
+            result[f"{name}: position $x$"] = float(x)
             result[f"{name}: output"] = float(output)
-            result[f"{name}: L"] = float(loss)
-            result[f"{name}: e^L"] = float(np.exp(min(loss, _LOSS_CAP)))
-            result[f"{name}: weight in δ₁"] = 1.0 if loss > self.epsilon else 0.0
-            result[f"{name}: weight in δ₂"] = float(max(0.0, -np.expm1(self.epsilon - loss)))
+            result[rf"{name}: $\mathcal{{L}}$"] = float(loss)
+            result[rf"{name}: $e^{{\mathcal{{L}}}}$"] = float(np.exp(min(loss, _LOSS_CAP)))
+            result[rf"{name}: weight in $\delta_1$"] = 1.0 if loss > self.epsilon else 0.0
+            result[rf"{name}: weight in $\delta_2$"] = float(
+                max(0.0, -np.expm1(self.epsilon - loss))
+            )
         return result
 
 
@@ -1022,23 +1083,27 @@ class BadEventArea(_GaussianFigure):
         self.curves, self.areas, self.boxes = [], [], []
         for ax, right in ((whole, 1.0), (zoomed, self.zoom)):
             ax.axhline(1.0, color="0.4", lw=1)
-            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="e^ε / e^L")
+            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=RATIO_TEXT)
             area = ax.add_patch(
-                Polygon(np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label="area δ₂")
+                Polygon(
+                    np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label=r"area $\delta_2$"
+                )
             )
-            (box,) = ax.plot([], [], color=BAD_COLOR, ls="--", lw=1.2, label="width δ₁ × 1")
+            (box,) = ax.plot(
+                [], [], color=BAD_COLOR, ls="--", lw=1.2, label=r"width $\delta_1$ $\times$ 1"
+            )
             self.curves.append(curve)
             self.areas.append(area)
             self.boxes.append(box)
             self.moving(curve, area, box)
             ax.set_xlim(0, right)
-            ax.set_xlabel("probability position x")
+            ax.set_xlabel(r"probability position $x$")
         self.note = zoomed.text(0.62, 0.3, "", transform=zoomed.transAxes, fontsize=9)
         self.moving(self.note)
         whole.set_ylim(0, self.top)
-        whole.set_ylabel("e^ε / e^L")
-        whole.set_title("PLRV-9 · δ₂ = shaded area (whole axis)")
-        zoomed.set_title(f"zoom on x < {self.zoom:g}")
+        whole.set_ylabel(RATIO_TEXT)
+        whole.set_title(r"PLRV-9 · $\delta_2$ = shaded area (whole axis)")
+        zoomed.set_title(f"zoom on $x < {self.zoom:g}$")
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, sigma, sensitivity):
@@ -1055,12 +1120,12 @@ class BadEventArea(_GaussianFigure):
 
     def numbers(self):
         result = {
-            "δ₁ = P[L > ε] (width)": self.width,
-            "δ₂ = E[max(0, 1 − e^(ε−L))] (area)": self.delta,
-            "ε": float(self.epsilon),
+            f"{DELTA1_NAME} (width)": self.width,
+            DELTA2_AREA_NAME: self.delta,
+            r"$\varepsilon$": float(self.epsilon),
         }
         if self.width > 0:
-            result["δ₂ / δ₁"] = self.delta / self.width
+            result[r"$\delta_2 / \delta_1$"] = self.delta / self.width
         return result
 
 
@@ -1119,12 +1184,18 @@ class WorstSetCheck(_GaussianFigure):
         self.moving(*self.dots, self.worst, self.note)
         ax.set_yticks(
             range(len(self.sets.families) + 1),
-            ["worst set S* = {O : L(O) > ε}", *self.sets.families],
+            [r"worst set $S^* = \{O : \mathcal{L}(O) > \varepsilon\}$", *self.sets.families],
         )
         ax.set_ylim(len(self.sets.families) + 0.6, -0.6)
         ax.set_xlim(self.left - 0.05, 1.2)
-        ax.set_xlabel("δ_S / δ₂   (sets with δ_S ≤ −δ₂ are drawn at −1)")
-        ax.set_title("PLRV-PROOF · δ_S = P[A(D1) ∈ S] − e^ε P[A(D2) ∈ S]: none beats δ₂ (dashed)")
+        ax.set_xlabel(
+            r"$\delta_S / \delta_2$   (sets with $\delta_S \leq -\delta_2$ are drawn at $-1$)"
+        )
+        ax.set_title(
+            r"PLRV-PROOF · $\delta_S = "
+            r"\Pr[\mathcal{A}(D_1) \in S] - e^{\varepsilon} \Pr[\mathcal{A}(D_2) \in S]$:"
+            r" none beats $\delta_2$ (dashed)"
+        )
 
     def _apply(self, epsilon, sigma, sensitivity):
         noise = self._noise(sigma, sensitivity)
@@ -1140,15 +1211,17 @@ class WorstSetCheck(_GaussianFigure):
             chosen = self.family_rows == family
             dots.set_data(ratios[chosen], self.rows[chosen])
         self.worst.set_xdata([worst_delta / delta])
-        self.note.set_text(f"δ_S* = {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
+        self.note.set_text(f"worst set S*: {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
 
     def numbers(self):
         return {
-            "δ₂ = δ(ε)": self.delta,
-            "δ_S for the worst set S*": float(self.worst_delta),
-            "largest δ_S of the random sets": float(self.deltas.max()),
+            DELTA2_NAME: self.delta,
+            r"$\delta_S$ for the worst set $S^*$": float(self.worst_delta),
+            r"largest $\delta_S$ of the random sets": float(self.deltas.max()),
             # Beyond rounding: the sums over 800 bins carry errors of about 1e-15 delta.
-            "random sets with δ_S > δ₂": float(np.sum(self.deltas > self.delta * (1 + 1e-9))),
+            r"random sets with $\delta_S > \delta_2$": float(
+                np.sum(self.deltas > self.delta * (1 + 1e-9))
+            ),
         }
 
 
@@ -1189,15 +1262,21 @@ class DistinguishingEvents(_Figure):
         self.curves, self.areas = [], []
         for ax, right in ((whole, 1.0), (zoomed, self.zoom)):
             ax.axhline(1.0, color="0.4", lw=1)
-            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label="min(1, e^ε / e^L)")
+            (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=CAPPED_RATIO_TEXT)
             area = ax.add_patch(
-                Polygon(np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label="δ₁ = δ₂")
+                Polygon(
+                    np.zeros((3, 2)),
+                    color=AREA_COLOR,
+                    alpha=0.45,
+                    lw=0,
+                    label=r"$\delta_1 = \delta_2$",
+                )
             )
             self.curves.append(curve)
             self.areas.append(area)
             self.moving(curve, area)
             ax.set_xlim(0, right)
-            ax.set_xlabel("probability position x")
+            ax.set_xlabel(r"probability position $x$")
         self.note = zoomed.text(
             0.45,
             0.45,
@@ -1208,9 +1287,11 @@ class DistinguishingEvents(_Figure):
         )
         self.moving(self.note)
         whole.set_ylim(0, 1.3)
-        whole.set_ylabel("min(1, e^ε / e^L)")
+        whole.set_ylabel(CAPPED_RATIO_TEXT)
         whole.set_title("PLRV-10 · thresholding (whole axis)")
-        zoomed.set_title(f"zoom on x < {self.zoom:g}: published counts, L = ∞")
+        zoomed.set_title(
+            rf"zoom on $x < {self.zoom:g}$: published counts, $\mathcal{{L}} = \infty$"
+        )
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, threshold, scale):
@@ -1230,9 +1311,11 @@ class DistinguishingEvents(_Figure):
 
     def numbers(self):
         return {
-            "P[published] = P[count + Lap(b) ≥ threshold]": self.mechanism.published_probability,
-            "δ₁ = P[L > ε]": self.width,
-            "δ₂ = δ(ε)": self.delta,
-            "L of a published count": "∞",
-            "L of 'absent'": self.mechanism.absent_loss,
+            r"$\Pr[\text{count} + \mathrm{Lap}(b) \geq \text{threshold}]$": (
+                self.mechanism.published_probability
+            ),
+            DELTA1_NAME: self.width,
+            DELTA2_NAME: self.delta,
+            r"$\mathcal{L}$ of a published count": "∞",
+            r"$\mathcal{L}$ of “absent”": self.mechanism.absent_loss,
         }
