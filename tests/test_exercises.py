@@ -9,6 +9,7 @@ reader, and the Exercises sections of the notebooks (as the banks write them, wi
 reference value or solution text inside).
 """
 
+import importlib
 import itertools
 import json
 import math
@@ -538,15 +539,30 @@ INDEPENDENT_FUNCTIONS = {
 }
 
 
+def independent_values(lesson):
+    """{id: value} and {id: function} for a lesson: above, or, for a lesson whose bank
+    another file holds, in tests/exercise_values_lessonNN.py (INDEPENDENT and
+    INDEPENDENT_FUNCTIONS, the same shape)."""
+    try:
+        module = importlib.import_module(f"tests.exercise_values_lesson{lesson:02d}")
+    except ModuleNotFoundError:
+        return INDEPENDENT, INDEPENDENT_FUNCTIONS
+    return (
+        {**INDEPENDENT, **getattr(module, "INDEPENDENT", {})},
+        {**INDEPENDENT_FUNCTIONS, **getattr(module, "INDEPENDENT_FUNCTIONS", {})},
+    )
+
+
 @pytest.mark.parametrize("exercise_id", BY_KIND["number"] + BY_KIND["function"])
 def test_reference_matches_an_independent_value(exercise_id):
     exercise = ALL[exercise_id]
-    if exercise.lesson >= 8 and exercise_id not in {**INDEPENDENT, **INDEPENDENT_FUNCTIONS}:
-        pytest.skip("the composition lessons' banks check their own values")
+    values, functions = independent_values(exercise.lesson)
+    where = f"tests/exercise_values_lesson{exercise.lesson:02d}.py"
     if exercise.kind == "number":
-        expected = float(INDEPENDENT[exercise_id]())
+        assert exercise_id in values, f"give {exercise_id} an independent value in {where}"
+        expected = float(values[exercise_id]())
         assert exercise.reference() == pytest.approx(expected, rel=1e-9, abs=1e-12)
         return
-    independent = INDEPENDENT_FUNCTIONS[exercise_id]
+    assert exercise_id in functions, f"give {exercise_id} an independent function in {where}"
     for case, value in zip(exercise.cases, exercise.reference_outputs(), strict=True):
-        assert value == pytest.approx(float(independent(*case)), rel=1e-9, abs=1e-15), case
+        assert value == pytest.approx(float(functions[exercise_id](*case)), rel=1e-9, abs=1e-15)

@@ -156,8 +156,10 @@ class Tolerance:
         if self.whole:
             return "exactly (a whole number)"
         parts = []
-        if self.relative:
+        if self.relative >= 1e-3:
             parts.append(f"{self.relative * 100:g} % of the expected value")
+        elif self.relative:
+            parts.append(f"a relative error of {self.relative:.0e} of the expected value")
         if self.absolute:
             parts.append(f"±{self.absolute:g}")
         return "within " + " or ".join(parts)
@@ -263,6 +265,8 @@ class Exercise:
     mistakes: tuple = ()
     advice: str = ""
     kind = "exercise"
+    #: The options of a choice (letter -> text); None for the other kinds.
+    options = None
 
     def __post_init__(self):
         if not _ID_PATTERN.match(self.id):
