@@ -291,10 +291,13 @@ def test_answer_box_feedback_classes_and_solution(exercise_id):
     assert exercise.id in box._repr_mimebundle_()["text/plain"]
 
 
-def test_box_opens_its_solution_when_answered_from_code_first():
-    exercise_id = IDS[0]
+def test_box_opens_its_solution_when_answered_from_code():
+    exercise_id, other = IDS[0], IDS[1]
+    shown_before, elsewhere = exercises.show(exercise_id), exercises.show(other)
     exercises.check(exercise_id, ALL[exercise_id].reference())
     assert not exercises.show(exercise_id).solution_button.disabled
+    assert not shown_before.solution_button.disabled  # the box already on the page, too
+    assert elsewhere.solution_button.disabled
 
 
 # ----------------------------------------------------------- the grader's side channel

@@ -614,10 +614,17 @@ def _record(result):
         record.write(json.dumps(entry) + "\n")
 
 
+#: Called with an exercise id after its first attempt (the answer boxes open their
+#: Show solution button, even when the attempt came from code).
+_ON_FIRST_ATTEMPT = []
+
+
 def note_attempt(result):
     """Remembers, for this kernel, that an exercise was attempted (opens its solution)."""
-    if result.attempted:
+    if result.attempted and result.exercise_id not in _ATTEMPTED:
         _ATTEMPTED.add(result.exercise_id)
+        for listener in _ON_FIRST_ATTEMPT:
+            listener(result.exercise_id)
 
 
 def check(exercise_id, answer):

@@ -13,12 +13,25 @@ Taught in: the "Exercises" section of every lesson notebook.
 from __future__ import annotations
 
 import html
+import weakref
 
 import ipywidgets as widgets
 
 from dplearn import exercises
 
 __all__ = ["ExerciseBox"]
+
+# Every box on the page, so that an attempt from code opens the solution of its boxes.
+_BOXES = weakref.WeakSet()
+
+
+def _open_solutions(exercise_id):
+    for box in list(_BOXES):
+        if box.exercise.id == exercise_id:
+            box.solution_button.disabled = False
+
+
+exercises._ON_FIRST_ATTEMPT.append(_open_solutions)
 
 _MARKS = {
     exercises.CORRECT: ("✔ Correct.", "#1a7f37"),
@@ -107,6 +120,7 @@ class ExerciseBox(widgets.VBox):
         )
         self.add_class("dplearn-exercise")
         self.add_class(exercise.css_class)
+        _BOXES.add(self)
 
     def run_check(self):
         """Checks what the input holds and shows the feedback; returns the ``Result``."""
