@@ -50,7 +50,7 @@ INTRODUCTION = (
     '`solution("…")` then shows the worked solution. A teacher grades the answers given '
     "in these cells (see the README)."
 )
-IMPORTS = "from dplearn.exercises import check, show, solution"
+IMPORTS = "from dplearn.exercises import check, show, solution  # noqa: F401 - solution is yours"
 
 
 def exercise_tag(exercise_id):
