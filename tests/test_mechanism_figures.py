@@ -44,10 +44,10 @@ def test_mech1_numbers_are_the_local_sensitivities(upper):
 
     for notion, label in (("add-remove", "add/remove"), ("replace", "replace")):
         expected = s.local_sensitivity(query, notion=notion)
-        assert numbers[f"ℓ1 sensitivity, {label} (local)"] == expected.l1
-        assert numbers[f"ℓ2 sensitivity, {label} (local)"] == expected.l2
+        assert numbers[rf"$\ell_1$ sensitivity, {label} (local)"] == expected.l1
+        assert numbers[rf"$\ell_2$ sensitivity, {label} (local)"] == expected.l2
     # By hand: the largest clipped age against 0, or the biggest swap on the toy rows.
-    assert numbers["ℓ1 sensitivity, add/remove (local)"] == min(upper, 90)
+    assert numbers[r"$\ell_1$ sensitivity, add/remove (local)"] == min(upper, 90)
 
 
 def test_mech1_bars_show_every_neighbour():
@@ -57,8 +57,8 @@ def test_mech1_bars_show_every_neighbour():
     heights = [path.vertices[:, 1].max() for path in bars.get_paths()]
     pairs = s.neighbour_pairs(s.eye_and_age_counts, notion="replace")
     assert heights == pytest.approx([pair.l1 for pair in pairs])
-    assert figure.numbers()["ℓ1 sensitivity, replace (local)"] == 3
-    assert figure.numbers()["ℓ2 sensitivity, replace (local)"] == pytest.approx(math.sqrt(3))
+    assert figure.numbers()[r"$\ell_1$ sensitivity, replace (local)"] == 3
+    assert figure.numbers()[r"$\ell_2$ sensitivity, replace (local)"] == pytest.approx(math.sqrt(3))
 
 
 def test_mech1_rejects_a_query_that_is_not_callable():
@@ -84,13 +84,15 @@ def test_mech2_ratio_stays_in_the_band_and_touches_it(epsilon, sensitivity):
     inside = (z > 1e-9) & (z < sensitivity - 1e-9)
     assert np.all((ratio[inside] < math.exp(epsilon)) & (ratio[inside] > math.exp(-epsilon)))
     numbers = figure.numbers()
-    assert numbers["scale b = Δf / ε"] == pytest.approx(scale, rel=1e-15)
+    assert numbers[mf.SCALE_NAME] == pytest.approx(scale, rel=1e-15)
 
 
 # --------------------------------------------------------------------------- MECH-3
 
 
-@pytest.mark.parametrize(("epsilon", "loss"), [(1.0, 1), (0.2, 2), (3.0, 3)])
+@pytest.mark.parametrize(
+    ("epsilon", "loss"), [(1.0, "absolute"), (0.2, "squared"), (3.0, "beyond tolerance")]
+)
 def test_mech3_lp_and_remapped_geometric_agree(epsilon, loss):
     figure = mf.GeometricOptimality(epsilon=epsilon, loss=loss)
     numbers = figure.numbers()
@@ -149,14 +151,17 @@ def test_mech4_numbers_come_from_the_core():
     numbers = figure.numbers()
     classic = calibration.gaussian_sigma_classic(2.0, 1e-6, 3.0)
     analytic = calibration.gaussian_sigma_analytic(2.0, 1e-6, 3.0)
-    assert numbers["classic σ"] == classic
-    assert numbers["analytic σ"] == analytic
+    assert numbers[r"classic $\sigma$"] == classic
+    assert numbers[r"analytic $\sigma$"] == analytic
     exact = float(exact_gaussian_delta(classic, 2.0, 3.0))
-    assert numbers["exact δ at the classic σ"] == pytest.approx(exact, rel=1e-9)
-    assert numbers["classic σ keeps its promise"] == "yes"
-    assert numbers["extra noise of the classic σ"] == f"{100 * (classic / analytic - 1):+.1f} %"
+    assert numbers[r"exact $\delta$ at the classic $\sigma$"] == pytest.approx(exact, rel=1e-9)
+    assert numbers[r"classic $\sigma$ keeps its promise"] == "yes"
+    assert (
+        numbers[r"extra noise of the classic $\sigma$"]
+        == f"{100 * (classic / analytic - 1):+.1f} %"
+    )
     figure.update(epsilon=15.0)
-    assert figure.numbers()["classic σ keeps its promise"] == "no"
+    assert figure.numbers()[r"classic $\sigma$ keeps its promise"] == "no"
 
 
 # --------------------------------------------------------------------------- MECH-5
@@ -223,8 +228,8 @@ def test_mech5_regions_hold_ninety_percent():
 def test_mech5_numbers():
     figure = mf.DimensionNoise(epsilon=0.5, delta=1e-6, bound=2.0, dimension=16)
     numbers = figure.numbers()
-    assert numbers["ℓ1 sensitivity d·c"] == 32.0
-    assert numbers["ℓ2 sensitivity √d·c"] == 8.0
+    assert numbers[r"$\ell_1$ sensitivity $d \cdot c$"] == 32.0
+    assert numbers[r"$\ell_2$ sensitivity $\sqrt{d} \cdot c$"] == 8.0
     assert numbers["Laplace sd per coordinate"] == pytest.approx(math.sqrt(2) * 32 / 0.5)
     sigma = calibration.gaussian_sigma_analytic(0.5, 1e-6, 8.0)
     assert numbers["Gaussian sd per coordinate"] == pytest.approx(sigma, rel=1e-12)
@@ -238,7 +243,8 @@ def test_mech5_numbers():
         (mf.NeighbourDifferences, {"upper": -5}, "upper"),
         (mf.LaplaceRatio, {"epsilon": 0.0}, "epsilon"),
         (mf.LaplaceRatio, {"sensitivity": -1.0}, "sensitivity"),
-        (mf.GeometricOptimality, {"loss": 4}, "loss"),
+        (mf.GeometricOptimality, {"loss": 2}, "loss"),
+        (mf.GeometricOptimality, {"loss": "cubed"}, "loss"),
         (mf.GeometricOptimality, {"sensitivity": 1.5}, "sensitivity"),
         (mf.GaussianCalibration, {"delta": 1.5}, "delta"),
         (mf.DimensionNoise, {"dimension": 0}, "dimension"),

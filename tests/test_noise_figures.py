@@ -144,7 +144,7 @@ def test_histogram_is_what_seaborn_draws(params):
 def test_noise1_sampler_passes_and_a_wrong_scale_fails():
     explorer = nf.InverseCdfSampling(samples=20000)
     assert explorer._fit.pvalue > 1e-3
-    assert np.isinf(explorer.numbers()["post's rounded noise at U = −1/2"])
+    assert np.isinf(explorer.numbers()["post's rounded noise at $U = -1/2$"])
     wrong = stats.kstest(explorer._noise, stats.laplace(scale=1.1).cdf)
     assert wrong.pvalue < 1e-6
     mean_abs = np.mean(np.abs(explorer._noise))
@@ -154,7 +154,7 @@ def test_noise1_sampler_passes_and_a_wrong_scale_fails():
 def test_leak_figure_reports_a_large_delta():
     explorer = nf.FloatingPointLeak()
     numbers = explorer.numbers()
-    assert numbers["P[L = ∞] (Monte Carlo)"] - 4 * numbers["its standard error"] > 0.5
+    assert numbers[nf.INFINITE_LOSS_NAME] - 4 * numbers["its standard error"] > 0.5
     assert explorer._impossible.get_xdata().size > 0
 
 

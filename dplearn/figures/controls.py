@@ -35,7 +35,8 @@ class Control:
     """One slider's worth of parameter.
 
     Attributes:
-      label: what the slider shows, a symbol such as "ε".
+      label: what the slider shows, a symbol such as r"$\varepsilon$" (Voilà and
+        JupyterLab typeset $…$ in a widget's description with MathJax).
       minimum: smallest value offered.
       maximum: largest value offered.
       log: move on a log scale (for epsilon, delta, sigma, scales).
@@ -224,13 +225,17 @@ def _step_through(low, value, nominal):
     return span / max(1, round(span / nominal))
 
 
-EPSILON = Control("ε", 0.01, 20.0, log=True, description="privacy budget epsilon")
-DELTA = Control("δ", 1e-12, 0.1, log=True, description="allowed failure mass delta")
-SIGMA = Control("σ", 0.1, 20.0, log=True, description="standard deviation of Gaussian noise")
-SCALE = Control("scale b", 0.05, 20.0, log=True, description="scale of Laplace noise")
-SENSITIVITY = Control("Δ", 0.1, 10.0, log=True, description="sensitivity of the query")
-INTEGER_SENSITIVITY = Control("Δ", 1, 10, integer=True, description="whole-number sensitivity")
+EPSILON = Control(r"$\varepsilon$", 0.01, 20.0, log=True, description="privacy budget epsilon")
+DELTA = Control(r"$\delta$", 1e-12, 0.1, log=True, description="allowed failure mass delta")
+SIGMA = Control(
+    r"$\sigma$", 0.1, 20.0, log=True, description="standard deviation of Gaussian noise"
+)
+SCALE = Control("scale $b$", 0.05, 20.0, log=True, description="scale of Laplace noise")
+SENSITIVITY = Control(r"$\Delta$", 0.1, 10.0, log=True, description="sensitivity of the query")
+INTEGER_SENSITIVITY = Control(
+    r"$\Delta$", 1, 10, integer=True, description="whole-number sensitivity"
+)
 COUNT = Control("count", 0, 5000, integer=True, description="true count in a data set")
 THRESHOLD = Control("threshold", 1.0, 20.0, step=0.1, description="smallest published count")
-PROBABILITY = Control("p", 0.001, 0.999, step=0.001, description="a probability")
+PROBABILITY = Control("$p$", 0.001, 0.999, step=0.001, description="a probability")
 PRIOR_ODDS = Control("prior odds", 0.01, 100.0, log=True, description="P[D1] / P[D2]")

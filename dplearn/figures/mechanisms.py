@@ -20,7 +20,14 @@ from scipy import optimize, stats
 from dplearn import _validation as check
 from dplearn import optimality, privacy_loss, sensitivity
 from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic, laplace_scale
-from dplearn.figures.controls import DELTA, EPSILON, INTEGER_SENSITIVITY, SENSITIVITY, Control
+from dplearn.figures.controls import (
+    DELTA,
+    EPSILON,
+    INTEGER_SENSITIVITY,
+    SENSITIVITY,
+    Choice,
+    Control,
+)
 from dplearn.figures.explorers import Explorer, register
 
 __all__ = [
@@ -34,6 +41,8 @@ __all__ = [
 ]
 
 D1_COLOUR, D2_COLOUR = "C0", "C1"
+#: The readout's name of the Laplace scale.
+SCALE_NAME = r"scale $b = \Delta f / \varepsilon$"
 LAPLACE_COLOUR, GAUSSIAN_COLOUR = "C2", "C4"
 BOUND_COLOUR = "0.35"
 
@@ -61,7 +70,7 @@ class NeighbourDifferences(Explorer):
 
     figure_id = "MECH-1"
     title = "Sensitivity: |f(x) − f(y)| over the neighbours of a data set"
-    controls = {"upper": Control("clip c", 15, 90, integer=True, description="clipping bound")}
+    controls = {"upper": Control(r"clip $c$", 15, 90, integer=True, description="clipping bound")}
     defaults = {"upper": 60}
     figsize = (10.0, 3.6)
 
@@ -111,8 +120,8 @@ class NeighbourDifferences(Explorer):
         )
         self.bars, self.l2_marks, self.max_lines = {}, {}, {}
         titles = {
-            "add-remove": f"f = {self.name}: add or remove one row",
-            "replace": "f = the same: replace one row (size n stays)",
+            "add-remove": f"$f$ = {self.name}: add or remove one row",
+            "replace": "$f$ = the same: replace one row (size $n$ stays)",
         }
         for ax, (notion, pairs) in zip(self.axes, first.items(), strict=True):
             positions = np.arange(len(pairs))
@@ -122,7 +131,7 @@ class NeighbourDifferences(Explorer):
             )
             ax.add_collection(self.bars[notion])
             (self.l2_marks[notion],) = ax.plot(
-                positions, np.zeros(len(pairs)), "_", color="black", markersize=6, label="ℓ2"
+                positions, np.zeros(len(pairs)), "_", color="black", markersize=6, label=r"$\ell_2$"
             )
             self.max_lines[notion] = ax.axhline(
                 0.0,
@@ -135,16 +144,16 @@ class NeighbourDifferences(Explorer):
             ax.set_ylim(0.0, top)
             ax.set_title(titles[notion], fontsize=10)
             ax.set_xlabel(
-                "neighbour y: one bar each"
+                "neighbour $y$: one bar each"
                 if notion == "add-remove"
-                else "neighbour y: one bar each, grouped by the row replaced"
+                else "neighbour $y$: one bar each, grouped by the row replaced"
             )
             centres, labels = _groups(pairs, notion)
-            ax.set_xticks(centres, labels, fontsize=7.5)
+            ax.set_xticks(centres, labels, fontsize=9)
             ax.tick_params(axis="x", length=0)
             self.moving(self.bars[notion], self.l2_marks[notion], self.max_lines[notion])
-        self.axes[0].set_ylabel("|f(x) − f(y)|  (bars ℓ1, ticks ℓ2)")
-        self.axes[0].legend(loc="upper left", fontsize=8)
+        self.axes[0].set_ylabel(r"$|f(x) - f(y)|$  (bars $\ell_1$, ticks $\ell_2$)")
+        self.axes[0].legend(loc="upper left", fontsize=9)
 
     def _apply(self, upper):
         if self.takes_bound:
@@ -169,10 +178,10 @@ class NeighbourDifferences(Explorer):
     def numbers(self):
         add, replace = self.result["add-remove"], self.result["replace"]
         return {
-            "ℓ1 sensitivity, add/remove (local)": add[0],
-            "ℓ2 sensitivity, add/remove (local)": add[1],
-            "ℓ1 sensitivity, replace (local)": replace[0],
-            "ℓ2 sensitivity, replace (local)": replace[1],
+            r"$\ell_1$ sensitivity, add/remove (local)": add[0],
+            r"$\ell_2$ sensitivity, add/remove (local)": add[1],
+            r"$\ell_1$ sensitivity, replace (local)": replace[0],
+            r"$\ell_2$ sensitivity, replace (local)": replace[1],
             "a largest pair, add/remove": add[2].description,
             "a largest pair, replace": replace[2].description,
         }
@@ -239,7 +248,7 @@ class LaplaceRatio(Explorer):
     title = "Laplace mechanism: the density ratio stays in [e^−ε, e^ε]"
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
-        "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0, label="Δf"),
+        "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0, label=r"$\Delta f$"),
     }
     defaults = {"epsilon": 1.0, "sensitivity": 1.0}
     figsize = (10.0, 3.8)
@@ -248,18 +257,22 @@ class LaplaceRatio(Explorer):
     def _build(self):
         self.z = np.linspace(*self.z_range, 1001)
         density_ax, ratio_ax = self.axes = self.figure.subplots(1, 2)
-        (self.density_x,) = density_ax.plot([], [], color=D1_COLOUR, label="f(x) + Lap(b)")
-        (self.density_y,) = density_ax.plot([], [], color=D2_COLOUR, label="f(y) + Lap(b)")
+        (self.density_x,) = density_ax.plot(
+            [], [], color=D1_COLOUR, label=r"$f(x) + \mathrm{Lap}(b)$"
+        )
+        (self.density_y,) = density_ax.plot(
+            [], [], color=D2_COLOUR, label=r"$f(y) + \mathrm{Lap}(b)$"
+        )
         density_ax.set_yscale("log")
         density_ax.set_ylim(1e-4, 10.0)
         density_ax.set_xlim(*self.z_range)
-        density_ax.set_xlabel("output z")
+        density_ax.set_xlabel("output $z$")
         density_ax.set_ylabel("density (log scale)")
         density_ax.set_title("output densities: two tents on a log scale", fontsize=10)
         # Below the moving curves (zorder 2), so the static layer holds it whole.
         density_ax.axvline(0.0, color=D1_COLOUR, linewidth=0.8, linestyle=":", zorder=1.5)
         self.mark_y = density_ax.axvline(0.0, color=D2_COLOUR, linewidth=0.8, linestyle=":")
-        density_ax.legend(loc="upper right", fontsize=8)
+        density_ax.legend(loc="upper right", fontsize=9)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(*self.z_range)
@@ -282,11 +295,11 @@ class LaplaceRatio(Explorer):
         )
         (self.lower_bound,) = ratio_ax.plot(self.z_range, [1, 1], "--", color=BOUND_COLOUR)
         (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label="ratio")
-        ratio_ax.legend(loc="lower left", fontsize=8)
-        ratio_ax.set_xlabel("output z")
-        ratio_ax.set_ylabel("ratio p_x(z) / p_y(z) (log scale)")
+        ratio_ax.legend(loc="lower left", fontsize=9)
+        ratio_ax.set_xlabel("output $z$")
+        ratio_ax.set_ylabel("ratio $p_x(z) / p_y(z)$ (log scale)")
         ratio_ax.set_title(
-            r"ratio: $e^{\varepsilon}$ where z ≤ f(x), $e^{-\varepsilon}$ where z ≥ f(y)",
+            r"ratio: $e^{\varepsilon}$ where $z \leq f(x)$, $e^{-\varepsilon}$ where $z \geq f(y)$",
             fontsize=10,
         )
         self.moving(self.density_x, self.density_y, self.mark_y)
@@ -319,11 +332,11 @@ class LaplaceRatio(Explorer):
     def numbers(self):
         v = self.values
         return {
-            "scale b = Δf / ε": v["scale"],
+            SCALE_NAME: v["scale"],
             "largest ratio on the grid": v["max_ratio"],
-            "e^ε": float(np.exp(v["epsilon"])),
+            r"$e^{\varepsilon}$": float(np.exp(v["epsilon"])),
             "smallest ratio on the grid": v["min_ratio"],
-            "e^−ε": float(np.exp(-v["epsilon"])),
+            r"$e^{-\varepsilon}$": float(np.exp(-v["epsilon"])),
         }
 
 
@@ -349,15 +362,23 @@ class GeometricOptimality(Explorer):
     title = "Geometric mechanism: ratio bound and universal optimality"
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
-        "sensitivity": INTEGER_SENSITIVITY.replace(maximum=5, label="Δf"),
-        "loss": Control("loss", 1, 3, integer=True, description="1 |i−j|, 2 (i−j)², 3 |i−j| > 1"),
+        "sensitivity": INTEGER_SENSITIVITY.replace(maximum=5, label=r"$\Delta f$"),
+        "loss": Choice(
+            "loss",
+            ("absolute", "squared", "beyond tolerance"),
+            "what a wrong answer j for the true count i costs",
+        ),
     }
-    defaults = {"epsilon": 1.0, "sensitivity": 1, "loss": 1}
+    defaults = {"epsilon": 1.0, "sensitivity": 1, "loss": "absolute"}
     figsize = (12.0, 3.8)
     outputs = np.arange(-10, 16)
     count_range = 8
-    loss_names = {1: "absolute", 2: "squared", 3: "beyond tolerance"}
-    loss_labels = {1: "|i − j|", 2: "(i − j)²", 3: "1 if |i − j| > 1"}
+    #: Each loss's formula, for the figure's legend.
+    loss_formulas = {
+        "absolute": r"$|i - j|$",
+        "squared": r"$(i - j)^2$",
+        "beyond tolerance": r"$1$ if $|i - j| > 1$",
+    }
     #: Loss name -> curves over epsilon (see ``_curve``), shared by every instance.
     _curves: dict[str, tuple] = {}
 
@@ -373,7 +394,7 @@ class GeometricOptimality(Explorer):
         Returns (epsilons, LP optima, remapped geometric losses, dense epsilons,
         losses of the geometric mechanism as is).
         """
-        name = cls.loss_names[loss]
+        name = loss
         if name not in cls._curves:
             prior = cls.prior()
             losses = optimality.loss_matrix(cls.count_range, name)
@@ -406,26 +427,28 @@ class GeometricOptimality(Explorer):
         # stem's foot lies below the axes): much cheaper to draw than a collection.
         (self.stems_x,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D1_COLOUR)
         (self.stems_y,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D2_COLOUR)
-        self.stems_x.set_label("f(x) = 0, plus noise")
-        self.stems_y.set_label("f(y) = Δf, plus noise")
+        self.stems_x.set_label("$f(x) = 0$, plus noise")
+        self.stems_y.set_label(r"$f(y) = \Delta f$, plus noise")
         pmf_ax.set_yscale("log")
         pmf_ax.set_ylim(1e-6, 1.5)
         pmf_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
-        pmf_ax.set_xlabel("output z (an integer)")
+        pmf_ax.set_xlabel("output $z$ (an integer)")
         pmf_ax.set_ylabel("probability (log scale)")
         pmf_ax.set_title("geometric pmfs", fontsize=10)
-        pmf_ax.legend(loc="upper right", fontsize=7.5)
+        pmf_ax.legend(loc="upper right", fontsize=9)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
         # Both bounds in one line, broken by a NaN.
         (self.bounds,) = ratio_ax.plot([], [], "--", color=BOUND_COLOUR)
         (self.ratio_dots,) = ratio_ax.plot(k, np.ones(k.size), "o", color="C3", ms=4)
-        ratio_ax.set_xlabel("output z")
-        ratio_ax.set_ylabel("P[M(x) = z] / P[M(y) = z]")
+        ratio_ax.set_xlabel("output $z$")
+        ratio_ax.set_ylabel(r"$\Pr[M(x) = z] / \Pr[M(y) = z]$")
         ratio_ax.set_title(r"ratio, with the bounds $e^{\pm\varepsilon}$", fontsize=10)
 
-        (self.lp_curve,) = loss_ax.plot([], [], color="black", label="best ε-DP mechanism (LP)")
+        (self.lp_curve,) = loss_ax.plot(
+            [], [], color="black", label=r"best $\varepsilon$-DP mechanism (LP)"
+        )
         (self.raw_curve,) = loss_ax.plot(
             [], [], "--", color=D1_COLOUR, label="truncated geometric, as is"
         )
@@ -438,39 +461,33 @@ class GeometricOptimality(Explorer):
         loss_ax.set_yscale("log")
         loss_ax.set_xlim(0.09, 5.5)
         loss_ax.set_ylim(1e-5, 30.0)
-        loss_ax.set_xlabel("ε")
+        loss_ax.set_xlabel(r"$\varepsilon$")
         loss_ax.set_ylabel("expected loss")
         loss_ax.set_title(
             f"count in 0..{self.count_range}, prior Binomial({self.count_range}, 0.3)",
             fontsize=10,
         )
-        loss_ax.text(
-            0.97,
-            0.97,
-            "slider loss: 1 |i − j|, 2 (i − j)², 3 |i − j| > 1",
-            transform=loss_ax.transAxes,
-            ha="right",
-            va="top",
-            fontsize=8,
+        # Says which loss the buttons chose: one of three strings, so mathtext parses
+        # each once (matplotlib caches the layout) however often the loss changes.
+        self.loss_note = loss_ax.text(
+            0.97, 0.97, "", transform=loss_ax.transAxes, ha="right", va="top", fontsize=10
         )
-        loss_ax.legend(loc="lower left", fontsize=7.5)
+        loss_ax.legend(loc="lower left", fontsize=9)
         self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
-        self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now)
+        self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now, self.loss_note)
         # All three losses now (45 small LPs, once per session): no slider move waits.
-        for loss in self.loss_names:
+        for loss in self.loss_formulas:
             self._curve(loss)
         self.moving(self.epsilon_line)
 
     def _apply(self, epsilon, sensitivity, loss):
-        loss = check.whole("loss", loss)
-        if loss not in self.loss_names:
-            raise ValueError(f"loss must be 1, 2 or 3, got {loss!r}")
+        loss = type(self).controls["loss"].check("loss", loss)
         scale = laplace_scale(epsilon, sensitivity)
         pair = privacy_loss.discrete_laplace(scale, sensitivity)
         pmf_x, pmf_y = pair.density_d1(self.outputs), pair.density_d2(self.outputs)
         ratio = np.exp(pair.privacy_loss(self.outputs))
         prior = self.prior()
-        losses = optimality.loss_matrix(self.count_range, self.loss_names[loss])
+        losses = optimality.loss_matrix(self.count_range, loss)
         comparison = optimality.compare(prior, losses, epsilon)
         epsilons, optima, remapped_grid, dense, raw = self._curve(loss)
         self.comparison = comparison
@@ -490,12 +507,13 @@ class GeometricOptimality(Explorer):
         self.remap_curve.set_data(epsilons, remapped_grid)
         self.lp_now.set_data([epsilon], [comparison.optimal.expected_loss])
         self.epsilon_line.set_xdata([epsilon, epsilon])
+        self.loss_note.set_text(f"loss: {loss}, {self.loss_formulas[loss]}")
 
     def numbers(self):
         c = self.comparison
         return {
             "largest ratio": self.values["max_ratio"],
-            "e^ε": float(np.exp(self.values["epsilon"])),
+            r"$e^{\varepsilon}$": float(np.exp(self.values["epsilon"])),
             "LP optimum (expected loss)": c.optimal.expected_loss,
             "geometric + best remap": c.remapped.expected_loss,
             "truncated geometric, as is": c.geometric.expected_loss,
@@ -552,7 +570,7 @@ class GaussianCalibration(Explorer):
     controls = {
         "epsilon": EPSILON.replace(minimum=0.05, maximum=20.0),
         "delta": DELTA,
-        "sensitivity": SENSITIVITY.replace(label="Δf"),
+        "sensitivity": SENSITIVITY.replace(label=r"$\Delta f$"),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0}
     figsize = (12.0, 3.9)
@@ -567,45 +585,53 @@ class GaussianCalibration(Explorer):
             ax.set_yscale("log")
             ax.set_xlim(*self.epsilon_range)
             ax.axvspan(self.epsilon_range[0], 1.0, color="0.9", zorder=0)
-            ax.set_xlabel("ε")
-        sigma_ax.text(0.06, 2e-3, "ε < 1: what the\ntextbook proof covers", fontsize=8)
-        (self.classic_line,) = sigma_ax.plot([], [], "--", color=D1_COLOUR, label="classic σ")
-        (self.analytic_line,) = sigma_ax.plot([], [], color="C3", label="analytic σ (exact)")
+            ax.set_xlabel(r"$\varepsilon$")
+        sigma_ax.text(0.06, 2e-3, "$\\varepsilon < 1$: what the\ntextbook proof covers", fontsize=9)
+        (self.classic_line,) = sigma_ax.plot(
+            [], [], "--", color=D1_COLOUR, label=r"classic $\sigma$"
+        )
+        (self.analytic_line,) = sigma_ax.plot(
+            [], [], color="C3", label=r"analytic $\sigma$ (exact)"
+        )
         (self.classic_dot,) = sigma_ax.plot([], [], "o", color=D1_COLOUR)
         (self.analytic_dot,) = sigma_ax.plot([], [], "o", color="C3")
         self.sigma_crossing = sigma_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
         sigma_ax.set_ylim(1e-3, 1e4)
-        sigma_ax.set_ylabel("σ")
-        sigma_ax.set_title("σ: classic formula and the smallest valid σ", fontsize=10)
-        sigma_ax.legend(loc="upper right", fontsize=8)
+        sigma_ax.set_ylabel(r"$\sigma$")
+        sigma_ax.set_title(
+            r"$\sigma$: classic formula and the smallest valid $\sigma$", fontsize=10
+        )
+        sigma_ax.legend(loc="upper right", fontsize=9)
 
         waste_ax.axhline(1.0, color="black", linewidth=1, zorder=1.5)
         waste_ax.axhspan(1.0, 30.0, color="C2", alpha=0.08)
         waste_ax.axhspan(0.3, 1.0, color="C3", alpha=0.08)
         # At the top and bottom edges, where the ratio curve never goes.
-        waste_ax.text(0.06, 27.0, "above 1: more noise than needed", fontsize=8, va="top")
-        waste_ax.text(0.06, 0.33, "below 1: too little noise", fontsize=8, va="bottom")
+        waste_ax.text(0.06, 27.0, "above 1: more noise than needed", fontsize=9, va="top")
+        waste_ax.text(0.06, 0.33, "below 1: too little noise", fontsize=9, va="bottom")
         (self.waste_line,) = waste_ax.plot([], [], color="black", lw=1.8)
         (self.waste_dot,) = waste_ax.plot([], [], "o", color="black")
         self.waste_crossing = waste_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
         waste_ax.set_ylim(0.3, 30.0)
-        waste_ax.set_ylabel("classic σ ÷ analytic σ")
-        waste_ax.set_title("how much noise the classic σ wastes", fontsize=10)
+        waste_ax.set_ylabel(r"classic $\sigma$ $\div$ analytic $\sigma$")
+        waste_ax.set_title(r"how much noise the classic $\sigma$ wastes", fontsize=10)
 
         (self.exact_line,) = delta_ax.plot(
-            [], [], color=D1_COLOUR, label="exact δ of the classic σ"
+            [], [], color=D1_COLOUR, label=r"exact $\delta$ of the classic $\sigma$"
         )
         (self.target_line,) = delta_ax.plot(
-            self.epsilon_range, [1e-5, 1e-5], color="black", linewidth=1, label="promised δ"
+            self.epsilon_range, [1e-5, 1e-5], color="black", linewidth=1, label=r"promised $\delta$"
         )
         (self.exact_dot,) = delta_ax.plot([], [], "o", color=D1_COLOUR)
         self.delta_crossing = delta_ax.axvline(
             1.0, color="black", linestyle=":", linewidth=1.2, label="where it starts to break"
         )
         delta_ax.set_ylim(1e-19, 3.0)
-        delta_ax.set_ylabel("δ")
-        delta_ax.set_title("exact δ of the classic σ, against the promise", fontsize=10)
-        delta_ax.legend(loc="lower right", fontsize=8)
+        delta_ax.set_ylabel(r"$\delta$")
+        delta_ax.set_title(
+            r"exact $\delta$ of the classic $\sigma$, against the promise", fontsize=10
+        )
+        delta_ax.legend(loc="lower right", fontsize=9)
         self.moving(self.classic_line, self.analytic_line, self.classic_dot, self.analytic_dot)
         self.moving(self.sigma_crossing, self.exact_line, self.target_line, self.exact_dot)
         self.moving(self.delta_crossing)
@@ -647,14 +673,15 @@ class GaussianCalibration(Explorer):
 
     def numbers(self):
         v = self.values
+        extra = 100 * (v["classic"] / v["analytic"] - 1)
         return {
-            "classic σ": v["classic"],
-            "analytic σ": v["analytic"],
-            "extra noise of the classic σ": f"{100 * (v['classic'] / v['analytic'] - 1):+.1f} %",
-            "exact δ at the classic σ": v["exact"],
-            "promised δ": v["delta"],
-            "classic σ keeps its promise": "yes" if v["exact"] <= v["delta"] else "no",
-            "it breaks above ε =": v["crossing"],
+            r"classic $\sigma$": v["classic"],
+            r"analytic $\sigma$": v["analytic"],
+            r"extra noise of the classic $\sigma$": f"{extra:+.1f} %",
+            r"exact $\delta$ at the classic $\sigma$": v["exact"],
+            r"promised $\delta$": v["delta"],
+            r"classic $\sigma$ keeps its promise": "yes" if v["exact"] <= v["delta"] else "no",
+            r"it breaks above $\varepsilon$ =": v["crossing"],
         }
 
 
@@ -708,8 +735,8 @@ class DimensionNoise(Explorer):
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
         "delta": DELTA,
-        "bound": SENSITIVITY.replace(label="c", description="per-coordinate bound"),
-        "dimension": Control("d", 1, 300, integer=True, description="number of coordinates"),
+        "bound": SENSITIVITY.replace(label="$c$", description="per-coordinate bound"),
+        "dimension": Control("$d$", 1, 300, integer=True, description="number of coordinates"),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-5, "bound": 1.0, "dimension": 10}
     figsize = (11.0, 4.2)
@@ -732,26 +759,34 @@ class DimensionNoise(Explorer):
         line_ax, shape_ax = self.axes = self.figure.subplots(
             1, 2, gridspec_kw={"width_ratios": [1.35, 1.0]}
         )
-        (self.laplace_line,) = line_ax.plot([], [], color=LAPLACE_COLOUR, label="Laplace, ℓ1")
+        (self.laplace_line,) = line_ax.plot(
+            [], [], color=LAPLACE_COLOUR, label=r"Laplace, $\ell_1$"
+        )
         (self.gauss_line,) = line_ax.plot(
-            [], [], color=GAUSSIAN_COLOUR, label="Gaussian, ℓ2 (analytic σ)"
+            [], [], color=GAUSSIAN_COLOUR, label=r"Gaussian, $\ell_2$ (analytic $\sigma$)"
         )
         (self.classic_line,) = line_ax.plot(
-            [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label="Gaussian, classic σ"
+            [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label=r"Gaussian, classic $\sigma$"
         )
         (self.laplace_dot,) = line_ax.plot([], [], "o", color=LAPLACE_COLOUR)
         (self.gauss_dot,) = line_ax.plot([], [], "o", color=GAUSSIAN_COLOUR)
         self.crossover_line = line_ax.axvline(
-            1.0, color="black", linestyle=":", linewidth=1.2, label="crossover d* (analytic σ)"
+            1.0,
+            color="black",
+            linestyle=":",
+            linewidth=1.2,
+            label=r"crossover $d^*$ (analytic $\sigma$)",
         )
         line_ax.set_xscale("log")
         line_ax.set_yscale("log")
         line_ax.set_xlim(*self.dimension_range)
         line_ax.set_ylim(1e-2, 1e5)
-        line_ax.set_xlabel("dimension d")
+        line_ax.set_xlabel("dimension $d$")
         line_ax.set_ylabel("noise standard deviation per coordinate")
-        line_ax.set_title("per-coordinate noise: Laplace ∝ d, Gaussian ∝ √d", fontsize=10)
-        line_ax.legend(loc="upper left", fontsize=8)
+        line_ax.set_title(
+            r"per-coordinate noise: Laplace $\propto d$, Gaussian $\propto \sqrt{d}$", fontsize=10
+        )
+        line_ax.legend(loc="upper left", fontsize=9)
 
         (self.laplace_points,) = shape_ax.plot(
             [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.6, label="Laplace samples"
@@ -768,10 +803,10 @@ class DimensionNoise(Explorer):
         shape_ax.set_xlim(-self.box, self.box)
         shape_ax.set_ylim(-self.box, self.box)
         shape_ax.set_aspect("equal")
-        shape_ax.set_xlabel("noise on coordinate 1 (units of c / ε)")
-        shape_ax.set_ylabel("noise on coordinate 2 (units of c / ε)")
-        shape_ax.set_title("d = 2: 90 % regions, diamond vs circle", fontsize=10)
-        shape_ax.legend(loc="upper right", fontsize=7.5, markerscale=3)
+        shape_ax.set_xlabel(r"noise on coordinate 1 (units of $c / \varepsilon$)")
+        shape_ax.set_ylabel(r"noise on coordinate 2 (units of $c / \varepsilon$)")
+        shape_ax.set_title(r"$d = 2$: 90 % regions, diamond vs circle", fontsize=10)
+        shape_ax.legend(loc="upper right", fontsize=9, markerscale=3)
         self.moving(self.laplace_line, self.gauss_line, self.classic_line)
         self.moving(self.laplace_dot, self.gauss_dot, self.crossover_line)
         self.moving(self.laplace_points, self.gauss_points, self.diamond, self.circle)
@@ -819,10 +854,10 @@ class DimensionNoise(Explorer):
     def numbers(self):
         v = self.values
         return {
-            "ℓ1 sensitivity d·c": v["l1"],
-            "ℓ2 sensitivity √d·c": v["l2"],
+            r"$\ell_1$ sensitivity $d \cdot c$": v["l1"],
+            r"$\ell_2$ sensitivity $\sqrt{d} \cdot c$": v["l2"],
             "Laplace sd per coordinate": v["laplace"],
             "Gaussian sd per coordinate": v["gauss"],
-            "crossover d* (analytic σ)": v["crossover"],
-            "crossover d* (classic σ) = ln(1.25/δ)": v["classic_crossover"],
+            r"crossover $d^*$ (analytic $\sigma$)": v["crossover"],
+            r"crossover $d^*$ (classic $\sigma$) $= \ln(1.25/\delta)$": v["classic_crossover"],
         }

@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = "C0", "C1", "C3", "black"
+#: NOISE-LEAK's readout name of the share of outputs only one answer can give.
+INFINITE_LOSS_NAME = r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)"
 
 
 def within_tolerance_probability(epsilon, sensitivity, tolerance):
@@ -110,7 +112,7 @@ class InverseCdfSampling(_SeededExplorer):
     title = "Laplace samples by the inverse CDF against the density"
     controls = {
         "scale": SCALE.replace(minimum=0.5, maximum=5.0),
-        "samples": Control("samples n", 100, 20000, integer=True, description="samples drawn"),
+        "samples": Control("samples $n$", 100, 20000, integer=True, description="samples drawn"),
     }
     defaults = {"scale": 1.0, "samples": 1000}
     figsize = (10.0, 3.8)
@@ -131,23 +133,24 @@ class InverseCdfSampling(_SeededExplorer):
         map_axes.text(
             0.03,
             0.75 * self.limit,
-            "U → +1/2: X → +∞",
-            fontsize=8,
+            r"$U \to +1/2$: $X \to +\infty$",
+            fontsize=9,
             color=IMPOSSIBLE_COLOR,
         )
         map_axes.text(
             0.03,
             -0.85 * self.limit,
-            "U = −1/2: ln 0, X = −∞\n(np.random.random() − 0.5\ncan return exactly −1/2)",
-            fontsize=8,
+            r"$U = -1/2$: $\ln 0$, $X = -\infty$"
+            "\n(np.random.random()\n− 0.5 can return\nexactly −1/2)",
+            fontsize=9,
             color=IMPOSSIBLE_COLOR,
         )
         map_axes.set(
             xlim=(-0.55, 0.55),
             ylim=(-self.limit, self.limit),
-            xlabel="uniform draw U",
-            ylabel="noise X = −b·sgn(U)·ln(1 − 2|U|)",
-            title="inverse CDF: U on the open interval (−1/2, 1/2)",
+            xlabel="uniform draw $U$",
+            ylabel=r"noise $X = -b\,\mathrm{sgn}(U)\,\ln(1 - 2|U|)$",
+            title="inverse CDF: $U$ on the open interval $(-1/2, 1/2)$",
         )
         self._bars = self.moving(
             hist_axes.stairs(
@@ -165,11 +168,11 @@ class InverseCdfSampling(_SeededExplorer):
         hist_axes.set(
             xlim=(-self.limit, self.limit),
             ylim=(0, 1.1),
-            xlabel="noise X",
+            xlabel="noise $X$",
             ylabel="density",
-            title="samples against the density (μ = 0)",
+            title=r"samples against the density ($\mu = 0$)",
         )
-        hist_axes.legend(loc="upper right", fontsize=8)
+        hist_axes.legend(loc="upper right", fontsize=9)
 
     def _apply(self, *, scale, samples):
         scale = float(check.positive("scale", scale))
@@ -193,9 +196,9 @@ class InverseCdfSampling(_SeededExplorer):
             "samples": self.params["samples"],
             "KS test p-value": float(self._fit.pvalue),
             "KS statistic": float(self._fit.statistic),
-            "mean |X| (exact: b)": float(np.mean(np.abs(self._noise))),
+            r"mean $|X|$ (exact: $b$)": float(np.mean(np.abs(self._noise))),
             "share outside the plot": self._outside,
-            "post's rounded noise at U = −1/2": post,
+            "post's rounded noise at $U = -1/2$": post,
         }
 
 
@@ -212,7 +215,7 @@ class OneDimensionalQuery(_SeededExplorer):
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
         "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0),
         "tolerance": Control("tolerance", 0, 20, integer=True, description="allowed error"),
-        "answers": Control("answers n", 10, 300, integer=True, description="noisy answers"),
+        "answers": Control("answers $n$", 10, 300, integer=True, description="noisy answers"),
     }
     defaults = {"epsilon": 1.0, "sensitivity": 1.0, "tolerance": 5, "answers": 100}
     figsize = (10.0, 3.8)
@@ -250,9 +253,9 @@ class OneDimensionalQuery(_SeededExplorer):
             ylim=(0, 1.0),
             xlabel="rounded noisy answer",
             ylabel="share of the answers",
-            title="one experiment: n rounded noisy answers",
+            title="one experiment: $n$ rounded noisy answers",
         )
-        answers_axes.legend(loc="upper left", fontsize=8)
+        answers_axes.legend(loc="upper left", fontsize=9)
         # Misses (answers outside the tolerance) on a fixed axis; the last bin holds
         # every count from ``most_misses`` up.
         self._miss_edges = np.arange(self.most_misses + 2) - 0.5
@@ -282,7 +285,7 @@ class OneDimensionalQuery(_SeededExplorer):
             ylabel="probability",
             title="misses over repeated experiments",
         )
-        count_axes.legend(loc="upper center", fontsize=8)
+        count_axes.legend(loc="upper center", fontsize=9)
 
     def _apply(self, *, epsilon, sensitivity, tolerance, answers):
         epsilon = float(check.positive("epsilon", epsilon))
@@ -323,13 +326,13 @@ class OneDimensionalQuery(_SeededExplorer):
     def numbers(self):
         v = self._values
         return {
-            "noise scale b = Δ/ε": v["scale"],
-            "exact P[within tolerance]": v["probability"],
+            r"noise scale $b = \Delta/\varepsilon$": v["scale"],
+            r"exact $\Pr$[within tolerance]": v["probability"],
             "answers within (this experiment)": f"{v['shown']} of {v['answers']}",
-            "expected count n·p": v["answers"] * v["probability"],
+            r"expected count $n \cdot p$": v["answers"] * v["probability"],
             "mean count over experiments": v["mean"],
-            "P[all n within] exact": v["all_inside"],
-            "P[all n within] simulated": v["observed_all"],
+            r"$\Pr$[all $n$ within], exact": v["all_inside"],
+            r"$\Pr$[all $n$ within], simulated": v["observed_all"],
             "answers beyond the plot": v["off_plot"],
             "the post saw": "99 of 100",
         }
@@ -350,10 +353,13 @@ class TwoDimensionalQuery(_SeededExplorer):
             "ε share of 2nd", 0.05, 0.95, step=0.01, description="share of epsilon for the 10"
         ),
         "sensitivity_first": SENSITIVITY.replace(
-            label="Δ of 1st", minimum=0.5, maximum=10.0, description="sensitivity of the 3000"
+            label=r"$\Delta$ of 1st",
+            minimum=0.5,
+            maximum=10.0,
+            description="sensitivity of the 3000",
         ),
         "sensitivity_second": SENSITIVITY.replace(
-            label="Δ of 2nd", minimum=0.5, maximum=10.0, description="sensitivity of the 10"
+            label=r"$\Delta$ of 2nd", minimum=0.5, maximum=10.0, description="sensitivity of the 10"
         ),
     }
     defaults = {"epsilon": 1.0, "share": 0.2, "sensitivity_first": 4.0, "sensitivity_second": 1.0}
@@ -396,7 +402,7 @@ class TwoDimensionalQuery(_SeededExplorer):
         self._interval = self.moving(
             second_axes.axvspan(0, 1, color="0.8", zorder=0.5, label="central interval")
         )
-        second_axes.legend(loc="upper right", fontsize=8)
+        second_axes.legend(loc="upper right", fontsize=9)
         positions = np.arange(2)
         self._error_bars = list(
             error_axes.bar(
@@ -419,10 +425,10 @@ class TwoDimensionalQuery(_SeededExplorer):
             xlim=(-0.6, 1.6),
             xticks=positions,
             xticklabels=["3000", "10"],
-            ylabel="mean |error| / true value",
+            ylabel="mean $|$error$|$ / true value",
             title="relative error",
         )
-        error_axes.legend(loc="upper left", fontsize=8)
+        error_axes.legend(loc="upper left", fontsize=9)
 
     def _apply(self, *, epsilon, share, sensitivity_first, sensitivity_second):
         epsilon = float(check.positive("epsilon", epsilon))
@@ -472,7 +478,7 @@ class TwoDimensionalQuery(_SeededExplorer):
         v = self._values
         low, high, coverage = v["interval"]
         return {
-            "ε spent on 1st / 2nd": f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}",
+            r"$\varepsilon$ spent on 1st / 2nd": f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}",
             "scale of 1st / 2nd": f"{v['scales'][0]:.3g} / {v['scales'][1]:.3g}",
             "relative error 1st (exact)": v["exact_error"][0],
             "relative error 2nd (exact)": v["exact_error"][1],
@@ -535,9 +541,9 @@ class SeabornHistogram(_SeededExplorer):
             ylim=(0, 1.08 * peak),
             xlabel="noisy answer (true answer 3000)",
             ylabel="density",
-            title="100 rounded noisy answers, ε = 1",
+            title=r"100 rounded noisy answers, $\varepsilon = 1$",
         )
-        axes.legend(loc="upper right", fontsize=8)
+        axes.legend(loc="upper right", fontsize=9)
 
     def _discrete_edges(self):
         """seaborn's discrete=True: bins of width 1 centred on each whole number."""
@@ -610,7 +616,12 @@ class FloatingPointLeak(_SeededExplorer):
         )
         self._impossible = self.moving(
             zoom_axes.plot(
-                [], [], "X", color=IMPOSSIBLE_COLOR, ms=7, label="from 0, never from 1 (L = ∞)"
+                [],
+                [],
+                "X",
+                color=IMPOSSIBLE_COLOR,
+                ms=7,
+                label=r"from 0, never from 1 ($\mathcal{L} = \infty$)",
             )[0]
         )
         zoom_axes.set(
@@ -621,14 +632,20 @@ class FloatingPointLeak(_SeededExplorer):
             xlabel="position inside the window of 32 consecutive outputs from 0",
             title="the doubles each answer can output, zoomed",
         )
-        zoom_axes.legend(loc="upper center", fontsize=8, ncols=3, handletextpad=0.2)
+        zoom_axes.legend(loc="upper center", fontsize=9, ncols=3, handletextpad=0.2)
         self._positions = np.linspace(-5.0, 10.0, 46)
         (self._curve,) = share_axes.plot(
-            [], [], color=IMPOSSIBLE_COLOR, lw=1.5, label="local share of L = ∞ outputs"
+            [],
+            [],
+            color=IMPOSSIBLE_COLOR,
+            lw=1.5,
+            label=r"local share of $\mathcal{L} = \infty$ outputs",
         )
         self.moving(self._curve)
         self._overall = self.moving(
-            share_axes.axhline(0.5, color=EXACT_COLOR, ls="--", lw=1, label="P[L = ∞] overall")
+            share_axes.axhline(
+                0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"$\Pr[\mathcal{L} = \infty]$ overall"
+            )
         )
         self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, label="zoom"))
         share_axes.set(
@@ -638,7 +655,7 @@ class FloatingPointLeak(_SeededExplorer):
             ylabel="share of outputs",
             title="outputs from 0 that 1 cannot produce",
         )
-        share_axes.legend(loc="upper center", fontsize=8, ncols=3)
+        share_axes.legend(loc="upper center", fontsize=9, ncols=3)
 
     def _apply(self, *, epsilon, position):
         epsilon = float(check.positive("epsilon", epsilon))
@@ -683,10 +700,10 @@ class FloatingPointLeak(_SeededExplorer):
     def numbers(self):
         v = self._values
         return {
-            "scale b = 1/ε": v["scale"],
-            "P[L = ∞] (Monte Carlo)": v["overall"],
+            r"scale $b = 1/\varepsilon$": v["scale"],
+            INFINITE_LOSS_NAME: v["overall"],
             "its standard error": v["error"],
-            "so δ is at least": v["overall"],
+            r"so $\delta$ is at least": v["overall"],
             "zoom window from": f"{v['low']:.17g}",
             "zoom window to": f"{v['high']:.17g}",
             "window: outputs impossible from 1": f"{v['impossible']} of {self.window}",
