@@ -8,8 +8,9 @@ answer given from code to a side file (``RECORD_VARIABLE``); this process reads 
 answer of each exercise and checks it again against its own reference. Answers given in
 the answer boxes only are not graded (no one clicks Check in a batch run).
 
-The exercises graded are those with an answer cell in the submission, plus, for a lesson
-notebook (``NN-...ipynb``), every exercise of that lesson whose cell was deleted.
+The exercises graded are those with an answer cell in the submission, every exercise of
+the lesson for a lesson notebook (``NN-...ipynb``; a deleted answer cell counts as no
+answer), and any other exercise the submission answered from code.
 
 The submissions are code and run with the grader's rights: grade untrusted work in a
 container or a throwaway account, not in your own.
@@ -142,29 +143,27 @@ def grade_notebook(path, timeout=120, kernel_name="python3"):
         grade.problems = [f"not a readable notebook: {type(error).__name__}: {error}"[:300]]
         return grade
     bank = exercises.load_all()
-    expected = [item for item in cells.answer_cells(nb) if item in bank]
+    tagged = [item for item in cells.answer_cells(nb) if item in bank]
     lesson = cells.lesson_of(path)
-    deleted = [
-        item.id for item in bank.values() if item.lesson == lesson and item.id not in expected
-    ]
+    of_lesson = [item.id for item in bank.values() if item.lesson == lesson]
     with tempfile.TemporaryDirectory(prefix="dplearn-grade-") as folder:
         record_path = pathlib.Path(folder) / "answers.jsonl"
         grade.status, grade.problems = _execute(nb, path, timeout, kernel_name, record_path)
         answers = _read_records(record_path)
-    for exercise_id in expected:
-        if exercise_id not in answers:
-            grade.exercises.append(
-                ExerciseGrade(exercise_id, "not run", None, "its cell did not run")
+    # The answer cells, the lesson's exercises whose cells were deleted, and any other
+    # exercise the submission answered from code (in lesson order).
+    graded = set(tagged) | set(of_lesson) | (set(answers) & set(bank))
+    for exercise_id in (item for item in bank if item in graded):
+        if exercise_id in answers:
+            result = bank[exercise_id].check_recorded(answers[exercise_id])
+            verdict = ExerciseGrade(exercise_id, result.verdict, result.hint, result.message)
+        elif exercise_id in tagged:
+            verdict = ExerciseGrade(exercise_id, "not run", None, "its cell did not run")
+        else:
+            verdict = ExerciseGrade(
+                exercise_id, "no answer cell", None, "its answer cell was deleted"
             )
-            continue
-        result = bank[exercise_id].check_recorded(answers[exercise_id])
-        grade.exercises.append(
-            ExerciseGrade(exercise_id, result.verdict, result.hint, result.message)
-        )
-    for exercise_id in deleted:
-        grade.exercises.append(
-            ExerciseGrade(exercise_id, "no answer cell", None, "its answer cell was deleted")
-        )
+        grade.exercises.append(verdict)
     grade.seconds = round(time.monotonic() - started, 1)
     return grade
 
