@@ -20,6 +20,7 @@ from dplearn.privacy_loss import (
     _TINY,
     _gaussian_log_delta,
     _gaussian_log_delta_parts,
+    _gaussian_upper,
 )
 
 __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
@@ -179,12 +180,13 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
 
     delta grows with r from 0 to 1, and d ln(delta)/dv = r phi(a) / delta with
     a = r/2 - epsilon/r (the two Gaussian terms of the derivative combine, as
-    e^epsilon phi(a - r) = phi(a)). Newton works on ln(-ln delta), nearly straight in v
-    at both ends. The bracket is the whole range [ln 2.2e-308, ln 1e154],
-    fixed and finite; a Newton step that leaves it is replaced by bisection, so every
-    element converges within about 100 steps. An element stops when its own step is at
-    rounding level and is then left alone, so that it gets the same root alone or inside
-    an array.
+    e^epsilon phi(a - r) = phi(a)). Newton works on sqrt(-2 ln delta) in c = -a (or on
+    ln(-ln delta) in v, for targets above 1/2): both nearly straight. The bracket is the
+    whole range [ln 2.2e-308, ln 1e154], fixed and finite; a Newton step that leaves it
+    is replaced by bisection, so every element converges within about 100 steps (60 where
+    delta jumps from 0 to 1 between neighbouring doubles, as for epsilon = 1e49). An
+    element stops when its own step is at rounding level and is then left alone, so that
+    it gets the same root alone or inside an array.
 
     Returns:
       (r, found): found is False where the root lies outside the bracket.
@@ -194,15 +196,40 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
         return _gaussian_log_delta(epsilon[where], np.exp(v)) - log_target[where]
 
     def newton_step(v, where):
-        """(ln delta - ln target, the Newton step on ln(-ln delta) = ln(-ln target))."""
+        """(ln delta - ln target, a Newton step on a near-straight function of ln delta)."""
         log_delta, relative = _gaussian_log_delta_parts(epsilon[where], np.exp(v))
         # d ln(delta) / dv = r phi(a) / delta, from ln(delta / phi(a)) computed without
-        # cancellation; ln(-ln delta) is nearly straight in v in the far tail (where ln
-        # delta ~ -(epsilon / r)**2 / 2) and near delta = 1, so Newton's steps are long
-        # where steps on ln delta itself would creep.
+        # cancellation.
         log_slope = v - relative
-        height = np.log(-log_delta) - np.log(-log_target[where])
-        return log_delta - log_target[where], height * np.exp(np.log(-log_delta) - log_slope)
+        target = log_target[where]
+        eps = epsilon[where]
+        # For targets below 1/2, Newton in c = epsilon/r - r/2 = -a on sqrt(-2 ln delta),
+        # which is about c in the tail: nearly straight, where steps on ln delta in v
+        # would creep (at epsilon = 1e197 the root sits 30 below sqrt(2 epsilon) = 4e98).
+        # dc/dv = -(epsilon/r + r/2), so d sqrt(-2 ln delta)/dc = slope / (width (c + r)).
+        tail = target < np.log(0.5)
+        width = np.sqrt(-2.0 * log_delta)
+        c = -_gaussian_upper(eps, np.exp(v))
+        log_speed = np.logaddexp(np.log(eps) - v, v - np.log(2.0))
+        c_next = c + (np.sqrt(-2.0 * target) - width) * np.exp(
+            np.log(width) + log_speed - log_slope
+        )
+        # Back to v: r is the positive root of r**2/2 + c r - epsilon = 0.
+        root = np.hypot(c_next, np.sqrt(2.0 * eps))
+        v_next = np.where(
+            c_next >= 0,
+            np.log(2.0) + np.log(eps) - np.log(c_next + root),
+            np.log(root - c_next),
+        )
+        tail_step = v_next - v
+        # Near delta = 1, ln(-ln delta) is about -r**2/8: Newton on it in v.
+        log_log = np.log(-log_delta)
+        near_one_step = (log_log - np.log(-target)) * np.exp(log_log - log_slope)
+        # Where delta rounds to 0 or 1 neither step means anything: bisect.
+        usable = np.isfinite(log_delta) & (log_delta < 0)
+        tail_step = np.where(usable, tail_step, np.nan)
+        near_one_step = np.where(usable, near_one_step, np.nan)
+        return log_delta - target, np.where(tail, tail_step, near_one_step)
 
     size = epsilon.size
     everywhere = np.ones(size, dtype=bool)
@@ -210,10 +237,13 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
     upper = np.full(size, _LOG_RATIO_HIGH)
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         found = (gap(lower, everywhere) <= 0) & (gap(upper, everywhere) >= 0)
-        # Start from the larger of two lower bounds on r: the classic calibration's
-        # (a valid sigma for epsilon < 1) and delta(0, r) <= r / sqrt(2 pi).
-        classic = np.log(epsilon) - 0.5 * np.log(2.0 * (np.log(1.25) - log_target))
-        start = np.maximum(classic, log_target + 0.5 * np.log(2.0 * np.pi))
+        # Start where a = r/2 - epsilon/r = -z with z = sqrt(2 ln(1.25 / delta)), the
+        # classic calibration's tail point: r = 2 epsilon / (z + sqrt(z**2 + 2 epsilon)),
+        # which is the classic r for small epsilon and sqrt(2 epsilon) for large; and
+        # never below the lower bound that delta(0, r) <= r / sqrt(2 pi) gives.
+        z = np.sqrt(2.0 * (np.log(1.25) - log_target))
+        tail_point = np.log(2.0 * epsilon) - np.log(z + np.hypot(z, np.sqrt(2.0 * epsilon)))
+        start = np.maximum(tail_point, log_target + 0.5 * np.log(2.0 * np.pi))
         v = np.clip(start, lower, upper)
         active = found.copy()
         for _ in range(max_steps):
@@ -227,14 +257,13 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
             upper[index] = np.where(too_much, here, upper[index])
             newton = here + step_size
             low, high = lower[index], upper[index]
+            rounding = 4.0 * np.spacing(np.maximum(np.abs(here), 0.5))
+            # Converged when Newton's own step is at rounding level; otherwise take it if
+            # it lands strictly inside the bracket (an end has been evaluated already:
+            # where delta jumps between neighbouring doubles, Newton keeps pointing there).
+            settled = (value == 0) | (np.abs(step_size) <= rounding)
             inside = np.isfinite(newton) & (newton > low) & (newton < high)
             step = np.where(inside, newton, (low + high) / 2.0)
-            rounding = 4.0 * np.spacing(np.maximum(np.abs(low), np.abs(high)))
-            done = (
-                (value == 0)
-                | (np.abs(step - here) <= rounding)
-                | (high - low <= rounding)
-            )
-            v[index] = np.where(value == 0, here, step)
-            active[index] = ~done
+            v[index] = np.where(settled, here, step)
+            active[index] = ~(settled | (high - low <= rounding))
     return np.exp(v), found

@@ -251,10 +251,16 @@ def check_pair(pair, epsilons, probabilities, outputs):
     rises = after[finite] - before[finite]
     assert np.all(np.isneginf(after[~finite]))
     assert np.all(rises <= 1e-12 * np.abs(before[finite]) + 1e-13), (pair, epsilons[order])
-    check_array_matches_alone(pair.log_delta, epsilons, log_delta)
+    for method, result in [
+        (pair.log_delta, log_delta),
+        (pair.delta, delta),
+        (pair.loss_exceeds, width),
+    ]:
+        check_array_matches_alone(method, epsilons, result)
 
     quantiles, error = call(pair.loss_quantile, probabilities, names=names)
     assert error is None and not np.any(np.isnan(quantiles))
+    check_array_matches_alone(pair.loss_quantile, probabilities, quantiles)
     bound = pair.max_loss
     assert np.all(quantiles <= bound) and np.all(quantiles[np.isfinite(quantiles)] >= -bound)
 
@@ -294,13 +300,16 @@ def test_pairs_at_any_parameters(scale, sensitivity, epsilons, probabilities, ou
 
 @given(
     family=st.sampled_from(["laplace", "gaussian", "discrete_laplace", "thresholded_laplace"]),
-    scale=moderate,
+    scale=st.one_of(moderate, positive_float),
     delta=probability,
 )
 @CONTRACT
 def test_epsilon_for_delta_is_safe(family, scale, delta):
     make = getattr(privacy_loss, family)
-    pair = make(scale, 5.0) if family == "thresholded_laplace" else make(scale)
+    arguments = (scale, 5.0) if family == "thresholded_laplace" else (scale,)
+    pair, error = call(make, *arguments, names=("scale", "sigma"))
+    if error is not None:
+        return
     epsilon, error = call(pair.epsilon_for_delta, delta, names=("delta",))
     assert error is None
     assert epsilon >= 0 and not math.isnan(epsilon)
