@@ -1,12 +1,17 @@
 """The lessons in a real browser: headless Chromium against Voilà and JupyterLab.
 
-For every lesson a Voilà server is started on 127.0.0.1; Chromium opens the page, waits
-for the figures, moves each figure's first slider with the keyboard and checks that
-the figure's pixels change. For one figure per lesson it times key press -> new image
-on the page over many presses and prints the median (the classroom goal is <= 100 ms;
-it is reported, not asserted, since it depends on the machine). The first lesson is
-also opened in JupyterLab and driven the same way. Screenshots go to
-$DPLEARN_SCREENSHOTS, or to a folder under pytest's temporary directory.
+For every lesson a Voilà server is started on 127.0.0.1; Chromium, at a projector's
+1280 × 720, opens the page, waits for the figures, checks that the prose's formulas are
+typeset (MathJax output present, no raw `$` left) and that every live figure's block,
+from the top of its first control to the bottom of its figure, fits the screen
+(BLOCK_LIMIT_PX), moves each figure's first slider with the keyboard and checks that
+the figure's pixels change (figures with only buttons are measured, not moved). For one
+figure per lesson it times key press -> new image on the page over many presses and
+prints the median (the classroom goal is <= 100 ms; it is reported, not asserted, since
+it depends on the machine). The first lesson is
+also opened in JupyterLab and driven the same way. Screenshots (one per figure at
+1280 × 720, and the whole page) go to $DPLEARN_SCREENSHOTS, or to a folder under
+pytest's temporary directory.
 
 Every server is started and stopped here. Chromium is Debian's (never downloaded by
 Playwright); without it the module is skipped.
@@ -31,6 +36,9 @@ NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PRESSES = 24
 GOAL_MS = 100.0
+#: A classroom projector's screen, and the most a figure with its controls may take of it.
+VIEWPORT = {"width": 1280, "height": 720}
+BLOCK_LIMIT_PX = 680
 
 pytestmark = [
     pytest.mark.e2e,
@@ -67,7 +75,7 @@ TAG_FIGURES = """
       heading = item.textContent.replace('¶', '').trim();
       continue;
     }
-    const box = item.parentElement;
+    const box = item.closest('.dplearn-exploration') || item.parentElement;
     const handle = box && box.querySelector('.noUi-handle');
     const canvas = item.querySelector('.jupyter-matplotlib-canvas-div canvas');
     if (!handle || !canvas) continue;
@@ -78,6 +86,49 @@ TAG_FIGURES = """
     found.push(heading);
   }
   return found;
+}
+"""
+
+# Measures every explore() box: from the top of its first control (slider or buttons) to
+# the bottom of its figure, the height a projector must show at once. Tags each box.
+MEASURE_BLOCKS = """
+() => {
+  const items = Array.from(document.querySelectorAll('h1, h2, h3, h4, .jupyter-matplotlib'));
+  let heading = '';
+  const blocks = [];
+  for (const item of items) {
+    if (!item.classList.contains('jupyter-matplotlib')) {
+      heading = item.textContent.replace('¶', '').trim();
+      continue;
+    }
+    const box = item.closest('.dplearn-exploration') || item.parentElement;
+    const control = box && box.querySelector('.widget-slider, .widget-toggle-buttons');
+    if (!control) continue;
+    box.setAttribute('data-test-block', blocks.length);
+    const top = control.getBoundingClientRect().top;
+    const bottom = item.getBoundingClientRect().bottom;
+    const right = Math.max(...Array.from(box.querySelectorAll('*'),
+                                         e => e.getBoundingClientRect().right));
+    blocks.push({heading, height: Math.round(bottom - top), right: Math.round(right)});
+  }
+  return blocks;
+}
+"""
+
+# The prose of the markdown cells as rendered, without code and typeset formulas: any `$`
+# left in it is a formula MathJax did not typeset. Also counts MathJax's output elements.
+PROSE_STATE = """
+() => {
+  const cells = Array.from(document.querySelectorAll('.jp-RenderedMarkdown'));
+  const raw = [];
+  for (const cell of cells) {
+    const copy = cell.cloneNode(true);
+    copy.querySelectorAll('code, pre, mjx-container, script, style').forEach(e => e.remove());
+    const text = copy.textContent;
+    const at = text.indexOf('$');
+    if (at >= 0) raw.push(text.slice(Math.max(0, at - 40), at + 40).replace(/\\s+/g, ' '));
+  }
+  return {cells: cells.length, typeset: document.querySelectorAll('mjx-container').length, raw};
 }
 """
 
@@ -152,7 +203,7 @@ def browser():
             profile,
             executable_path=CHROMIUM,
             headless=True,
-            viewport={"width": 1280, "height": 900},
+            viewport=VIEWPORT,
             args=[
                 "--no-sandbox",
                 "--disable-gpu",
@@ -264,9 +315,51 @@ def report(capsys, screenshots, line, record):
         log.write(json.dumps(record) + "\n")
 
 
+def assert_formulas_typeset(page, name, timeout_s=60):
+    """Waits for MathJax to typeset the prose; fails on any formula left as raw `$`."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state = page.evaluate(PROSE_STATE)
+        if state["typeset"] and not state["raw"]:
+            return state
+        if time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(250)
+    assert state["cells"], f"{name}: no rendered markdown cell"
+    assert state["typeset"], f"{name}: no typeset formula (no mjx-container) on the page"
+    raise AssertionError(f"{name}: raw $ left in the rendered prose: {state['raw'][:5]}")
+
+
+def assert_blocks_fit(page, name, screenshots, where):
+    """Every live figure's block fits the projector's screen; one screenshot per block."""
+    page.set_viewport_size(VIEWPORT)
+    blocks = page.evaluate(MEASURE_BLOCKS)
+    assert blocks, f"{name}: no figure with controls to measure"
+    stem = pathlib.Path(name).stem
+    for index in range(len(blocks)):
+        # The block's top at the top of the screen, as a teacher would scroll to it.
+        page.locator(f"[data-test-block='{index}']").evaluate(
+            "e => e.scrollIntoView({block: 'start'})"
+        )
+        page.screenshot(path=str(screenshots / f"{where}-{stem}-figure{index + 1}.png"))
+    too_tall = [
+        f"{block['heading']!r}: {block['height']} px"
+        for block in blocks
+        if block["height"] > BLOCK_LIMIT_PX
+    ]
+    assert not too_tall, (
+        f"{name}: taller than {BLOCK_LIMIT_PX} px from first control to figure bottom at "
+        f"{VIEWPORT['width']} px wide: {'; '.join(too_tall)}"
+    )
+    return blocks
+
+
 def check_page(page, name, screenshots, capsys, where):
     headings = wait_for_figures(page)
     assert "Error displaying widget" not in page.inner_text("body"), name
+    if where == "voila":
+        assert_formulas_typeset(page, name)
+        assert_blocks_fit(page, name, screenshots, where)
     for index, heading in enumerate(headings):
         assert_slider_moves_figure(page, index, f"{name}, figure under {heading!r}")
     times = measure_latency(page, 0)

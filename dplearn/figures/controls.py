@@ -204,13 +204,18 @@ class Choice:
         """Toggle buttons for this choice, starting at value."""
         import ipywidgets as widgets
 
-        return widgets.ToggleButtons(
+        buttons = widgets.ToggleButtons(
             options=list(self.options),
             value=self.clip(value),
             description=self.label,
             tooltips=[self.description or name or self.label] * len(self.options),
             style={"description_width": "8em", "button_width": "auto"},
+            # On one row with its label, as a slider is (by default the label sits above).
+            layout=widgets.Layout(display="flex", flex_flow="row nowrap", align_items="center"),
         )
+        # The sliders' class: their label style (right-aligned against the control).
+        buttons.add_class("widget-inline-hbox")
+        return buttons
 
 
 def _step_through(low, value, nominal):

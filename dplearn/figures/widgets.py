@@ -53,6 +53,11 @@ def format_number(value):
     return f"{value:.4g}"
 
 
+def _flat(number_html):
+    # An exponent must not make its row taller than the name beside it.
+    return number_html.replace("<sup>", "<sup style='line-height:0'>")
+
+
 def _escape_name(name):
     # Names may hold $…$ formulas: keep them whole for MathJax, escape the rest.
     return html.escape(name, quote=False)
@@ -105,7 +110,7 @@ class Readout(widgets.HBox):
         for chunk, value_view in zip(self._chunks(names), self._value_views, strict=True):
             value_view.value = "".join(
                 f"<div style='{_ROW_STYLE};font-family:monospace'>"
-                f"{format_number(numbers[name])}</div>"
+                f"{_flat(format_number(numbers[name]))}</div>"
                 for name in chunk
             )
 
