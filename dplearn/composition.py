@@ -35,10 +35,12 @@ import functools
 import math
 
 import numpy as np
-from scipy import fft, optimize, signal, special, stats
+from scipy import fft, signal, special, stats
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
+
+_SQRT2 = math.sqrt(2.0)
 
 __all__ = [
     "ComposedPair",
@@ -247,16 +249,45 @@ class ComposedGaussian(ComposedPair):
         return self.loss_mean - spread, self.loss_mean + spread
 
     def delta(self, epsilon):
-        """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k)."""
-        return self.equivalent.delta(epsilon)
+        """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k),
+        Phi(r/2 - epsilon/r) - e^epsilon Phi(-r/2 - epsilon/r), r = sqrt(k) sensitivity / sigma.
+
+        Evaluated directly where that is exact (r <= 30: e^epsilon cannot overflow in the
+        central part, and in the tail the Gaussian factors cancel e^epsilon, leaving a
+        difference of erfcx values); through the log-space form otherwise.
+        """
+        epsilon = check.epsilon(epsilon)
+        r = self._ratio
+        if r > 30.0:
+            return self.equivalent.delta(epsilon)
+        upper = r / 2.0 - epsilon / r
+        lower = upper - r
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            central = special.ndtr(upper) - np.exp(epsilon) * special.ndtr(lower)
+            tail = (
+                np.exp(-0.5 * upper * upper)
+                * (special.erfcx(-upper / _SQRT2) - special.erfcx(-lower / _SQRT2))
+                / 2.0
+            )
+        result = np.where(upper >= 0, central, tail)
+        result = np.where(np.isfinite(result), result, 0.0)  # epsilon = inf: no delta left
+        return check.scalar_or_array(np.clip(result, 0.0, 1.0))
 
     def log_delta(self, epsilon):
         """ln delta, accurate where delta itself underflows."""
         return self.equivalent.log_delta(epsilon)
 
     def epsilon_for_delta(self, delta):
-        """Smallest epsilon >= 0 whose delta is <= delta."""
-        return self.equivalent.epsilon_for_delta(delta)
+        """Smallest epsilon >= 0 whose delta is <= delta: the equivalent pair's root, then
+        stepped up while this class's delta is still a hair above (never too small)."""
+        epsilon = np.atleast_1d(np.asarray(self.equivalent.epsilon_for_delta(delta), float))
+        target = np.atleast_1d(check.probability_open("delta", delta))
+        for _ in range(64):
+            high = np.isfinite(epsilon) & (np.asarray(self.delta(epsilon)) > target)
+            if not np.any(high):
+                break
+            epsilon = np.where(high, np.nextafter(epsilon, np.inf), epsilon)
+        return check.scalar_or_array(epsilon.reshape(np.shape(delta)))
 
     def loss_quantile(self, p):
         """L at probability position p: k mu - sqrt(2 k mu) Phi^-1(p)."""
@@ -359,7 +390,11 @@ class ComposedLaplace(ComposedPair):
                 f"sensitivity / scale must be <= {LAPLACE_MAX_EPSILON0} for a composed Laplace "
                 f"pair, got {self.epsilon0!r}"
             )
-        self._tables = _LaplaceTables(self.epsilon0, self.k)
+        self._tables = (
+            _SingleLaplaceTables(self.epsilon0)
+            if self.k == 1
+            else _LaplaceTables(self.epsilon0, self.k)
+        )
 
     @property
     def max_loss(self):
@@ -419,16 +454,44 @@ class ComposedLaplace(ComposedPair):
         x = _real("x", x)
         return check.scalar_or_array(self._tables.density(x))
 
-    def _epsilon_for_one_delta(self, delta):
-        if self.delta(0.0) <= delta:
-            return 0.0
-        return optimize.brentq(
-            lambda epsilon: self._hockey(np.array(epsilon)) - delta,
-            0.0,
-            self.max_loss,
-            xtol=1e-15,
-            rtol=4 * np.finfo(float).eps,
-        )
+    def epsilon_for_delta(self, delta):
+        """Smallest epsilon >= 0 whose delta is <= delta, vectorised: safeguarded Newton
+        steps on ln delta (d delta / d epsilon = -e^epsilon P_D2[L > epsilon]) inside a
+        bracket, then a step up to the safe side if round-off left delta a hair above.
+
+        Args:
+          delta: target delta(s), in (0, 1).
+        """
+        target = check.probability_open("delta", delta)
+        shape = target.shape
+        target = np.atleast_1d(target).astype(float)
+        low = np.zeros(target.shape)
+        high = np.full(target.shape, self.max_loss)
+        epsilon = low.copy()
+        log_target = np.log(target)
+        for _ in range(100):
+            value = self._hockey(epsilon)
+            above = value > target
+            low = np.where(above, epsilon, low)
+            high = np.where(above, high, epsilon)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                slope = np.exp(epsilon) * self._exceeds_d2(epsilon) / value  # -d ln delta
+                step = epsilon + (np.log(value) - log_target) / slope
+            inside = np.isfinite(step) & (step > low) & (step < high)
+            new = np.where(inside, step, 0.5 * (low + high))
+            if np.all((np.abs(new - epsilon) <= 4 * np.spacing(new)) | (high - low <= 0)):
+                epsilon = new
+                break
+            epsilon = new
+        epsilon = np.where(self._hockey(np.zeros(1)) <= target, 0.0, high)
+        # high has delta <= target; a few ulps lower may too (bisection's last step).
+        for _ in range(8):
+            lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
+            fine = (epsilon > 0) & (self._hockey(lower) <= target)
+            if not np.any(fine):
+                break
+            epsilon = np.where(fine, lower, epsilon)
+        return check.scalar_or_array(epsilon.reshape(shape))
 
     # The closed form, term by term -------------------------------------------------
 
@@ -631,13 +694,34 @@ def _chebyshev_coefficients(values):
 
 
 def _clenshaw(coefficients, u):
-    """sum_m coefficients[..., m] T_m(u), one row of coefficients per point."""
+    """sum_m coefficients[..., m] T_m(u), one row of coefficients per point (Clenshaw).
+
+    A few points go through Python floats, many through numpy arrays: the same IEEE
+    operations in the same order, so a point gets the same value alone or in an array.
+    """
+    u = np.asarray(u, dtype=float)
+    if u.size <= 16:
+        rows = np.broadcast_to(coefficients, u.shape + coefficients.shape[-1:]).reshape(
+            -1, coefficients.shape[-1]
+        )
+        values = [
+            _clenshaw_one(row.tolist(), point) for row, point in zip(rows, u.ravel(), strict=True)
+        ]
+        return np.array(values, dtype=float).reshape(u.shape)
     b1 = np.zeros(u.shape)
     b2 = np.zeros(u.shape)
     twice = 2.0 * u
     for m in range(coefficients.shape[-1] - 1, 0, -1):
         b1, b2 = coefficients[..., m] + twice * b1 - b2, b1
     return coefficients[..., 0] + u * b1 - b2
+
+
+def _clenshaw_one(coefficients, u):
+    b1 = b2 = 0.0
+    twice = 2.0 * u
+    for m in range(len(coefficients) - 1, 0, -1):
+        b1, b2 = coefficients[m] + twice * b1 - b2, b1
+    return coefficients[0] + u * b1 - b2
 
 
 class _LaplaceTables:
@@ -668,7 +752,11 @@ class _LaplaceTables:
         self.cdf_grid = self.factor[:, None] * np.maximum(
             chebyshev.chebval(grid, self.lower.T), 0.0
         )
-        piece_mass = self.cdf_grid[:, -1].copy()
+        self._finish(self.cdf_grid[:, -1].copy())
+
+    def _finish(self, piece_mass):
+        """Cumulative sums over pieces and atoms, and delta at the integers."""
+        epsilon0, k = self.epsilon0, self.k
         self.piece_mass = piece_mass
         # Atoms of W: C(k, j) e^(-j epsilon0) / 2^k at j.
         j = np.arange(k + 1)
@@ -687,12 +775,20 @@ class _LaplaceTables:
         self.atoms_from = np.concatenate([np.cumsum(self.atoms[::-1])[::-1], [0.0]])  # j >= n
         # delta of the continuous part at x = n (the pieces before n), by the positive
         # recurrence T_(n+1) = e^(-2 e0) T_n + (1 - e^(-2 e0)) below[n] + E_n(1).
-        whole = self._in_piece_delta(np.arange(k), np.ones(k))
+        whole = self._in_piece_delta(np.arange(k), np.ones(k)) if k else np.zeros(0)
         decay = math.exp(-2.0 * epsilon0)
         drive = -math.expm1(-2.0 * epsilon0) * self.below[:-1] + whole
         self.at_integers = np.concatenate([[0.0], signal.lfilter([1.0], [1.0, -decay], drive)])
         lattice_masses = self.atoms
         self.lattice = _Lattice(k, epsilon0, lattice_masses, stride=2)
+
+    def _partial(self, n, tau):
+        """F_n(tau) = int_0^tau g(n + s) ds, g the A(D1) density of W (tau in [0, 1])."""
+        return self.factor[n] * np.maximum(_clenshaw(self.lower[n], 2.0 * tau - 1.0), 0.0)
+
+    def _piece_density(self, n, tau):
+        """g(n + tau)."""
+        return self.factor[n] * np.maximum(_clenshaw(self.density_series[n], 2.0 * tau - 1.0), 0)
 
     def _in_piece_delta(self, n, tau):
         """E_n(tau) = int_0^tau (1 - e^(-2 e0 (tau - s))) g(n + s) ds, g the A(D1) density."""
@@ -720,8 +816,8 @@ class _LaplaceTables:
         n, tau = self._locate(x)
         inside = n < self.k
         row = np.minimum(n, self.k - 1)
-        partial = self.factor[row] * _clenshaw(self.lower[row], 2.0 * np.minimum(tau, 1.0) - 1)
-        below = self.below[n] + np.where(inside, np.maximum(partial, 0.0), 0.0)
+        partial = self._partial(row, np.minimum(tau, 1.0))
+        below = self.below[n] + np.where(inside, partial, 0.0)
         return np.where(x > 0, below, 0.0)
 
     def w_above(self, x):
@@ -730,7 +826,7 @@ class _LaplaceTables:
         n, tau = self._locate(x)
         inside = n < self.k
         row = np.minimum(n, self.k - 1)
-        done = self.factor[row] * _clenshaw(self.lower[row], 2.0 * np.minimum(tau, 1.0) - 1)
+        done = self._partial(row, np.minimum(tau, 1.0))
         rest = np.maximum(self.piece_mass[row] - done, 0.0)
         return np.where(inside, self.beyond[np.minimum(n + 1, self.k)] + rest, 0.0)
 
@@ -797,6 +893,12 @@ class _LaplaceTables:
         on_atom = (p <= after[n]) | (n >= k)
         target = p - after[n]
         row = np.minimum(n, k - 1)
+        tau = self._solve_partial(row, target)
+        x = np.where(on_atom, n, n + tau)
+        return k * e0 - 2.0 * e0 * x
+
+    def _solve_partial(self, row, target):
+        """tau in [0, 1] with F_row(tau) = target."""
         # Start from the tabulated within-piece CDF, then safeguarded Newton steps.
         grid = self.cdf_grid[row]  # (..., G) at tau = 0, 1/(G-1), ..., 1
         last = grid.shape[-1] - 1
@@ -808,10 +910,10 @@ class _LaplaceTables:
         low, high = cell / last, (cell + 1) / last
         tau = low + share / last
         for _ in range(8):
-            value = self.factor[row] * _clenshaw(self.lower[row], 2.0 * tau - 1.0) - target
+            value = self._partial(row, tau) - target
             low = np.where(value < 0, tau, low)
             high = np.where(value >= 0, tau, high)
-            slope = self.factor[row] * _clenshaw(self.density_series[row], 2.0 * tau - 1.0)
+            slope = self._piece_density(row, tau)
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 step = tau - value / slope
             good = (step >= low) & (step <= high)
@@ -820,8 +922,30 @@ class _LaplaceTables:
             tau = new_tau
             if settled:
                 break
-        x = np.where(on_atom, n, n + tau)
-        return k * e0 - 2.0 * e0 * x
+        return tau
+
+
+class _SingleLaplaceTables(_LaplaceTables):
+    """One Laplace release: the same interface, every piece integral in closed form
+    (F(tau) = (1 - e^(-e0 tau)) / 2, E(tau) = (1 - e^(-e0 tau))^2 / 2)."""
+
+    def __init__(self, epsilon0):
+        self.epsilon0, self.k = epsilon0, 1
+        self._finish(np.array([-0.5 * math.expm1(-epsilon0)]))
+
+    def _partial(self, n, tau):
+        return -0.5 * np.expm1(-self.epsilon0 * tau)
+
+    def _piece_density(self, n, tau):
+        return 0.5 * self.epsilon0 * np.exp(-self.epsilon0 * tau)
+
+    def _in_piece_delta(self, n, tau):
+        return 0.5 * np.expm1(-self.epsilon0 * tau) ** 2
+
+    def _solve_partial(self, row, target):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tau = -np.log1p(-2.0 * np.asarray(target, dtype=float)) / self.epsilon0
+        return np.clip(np.nan_to_num(tau, nan=1.0, posinf=1.0), 0.0, 1.0)
 
 
 def _laplace_kl(epsilon0):
@@ -1354,14 +1478,20 @@ class PrivacyLossDistribution:
             masses = np.maximum(masses, 0.0) + noise
         else:
             masses = np.maximum(masses - noise, 0.0)
-        from_bottom = np.cumsum(masses)
-        from_top = np.cumsum(masses[::-1])[::-1]  # mass at index >= i, summed from the top
-        first = int(np.searchsorted(from_bottom, self.tail_mass, side="right"))
-        last = size - 1 - int(np.searchsorted(from_top[::-1], self.tail_mass, side="right"))
+        # The cut points lie before the first (after the last) mass above tail_mass, so
+        # only those ends need summing.
+        heavy = np.flatnonzero(masses > self.tail_mass)
+        if heavy.size == 0:
+            heavy = np.array([int(np.argmax(masses))])
+        head = np.cumsum(masses[: heavy[0] + 1])
+        first = int(np.searchsorted(head, self.tail_mass, side="right"))
+        tail = np.cumsum(masses[heavy[-1] :][::-1])  # summed from the top
+        last = size - 1 - int(np.searchsorted(tail, self.tail_mass, side="right"))
         first, last = min(first, size - 1), max(min(last, size - 1), 0)
         first = min(first, last)
-        below = from_bottom[first - 1] if first > 0 else 0.0
-        above = from_top[last + 1] if last + 1 < size else 0.0
+        below = float(head[first - 1]) if first > 0 else 0.0
+        cut_from_top = size - 1 - last  # masses above last
+        above = float(tail[cut_from_top - 1]) if cut_from_top > 0 else 0.0
         kept = masses[first : last + 1].copy()
         if self.pessimistic:
             kept[0] += below  # rounded up to the lowest kept loss
