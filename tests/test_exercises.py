@@ -411,6 +411,9 @@ def test_notebook_section_is_the_banks(path):
     assert len(heading) == 1, "one Exercises heading, the section's"
     for exercise_id, cell in notebook.answer_cells(nb).items():
         assert cell.source.startswith("answer = None"), exercise_id
+    for cell in found:
+        if cell.cell_type == "code":
+            assert all(len(line) <= 100 for line in cell.source.splitlines()), cell.source
 
 
 def _decimal_forms(value):

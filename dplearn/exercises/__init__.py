@@ -304,7 +304,11 @@ class Exercise:
         return self.check(recorded)
 
     def answer_help(self):
-        """What the answer box and the answer cell say to type."""
+        """What the answer box says to type."""
+        raise NotImplementedError
+
+    def code_help(self):
+        """What the answer cell says to put in place of None (Python, not box text)."""
         raise NotImplementedError
 
     def widget(self):
@@ -343,6 +347,11 @@ class NumberExercise(Exercise):
         if self.tolerance.whole:
             return "a whole number"
         return "a number, or a formula such as ln(3)/2 or 1e-5"
+
+    def code_help(self):
+        if self.tolerance.whole:
+            return "a whole number"
+        return 'a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'
 
     def check(self, answer):
         value, problem = _as_number(answer)
@@ -394,6 +403,9 @@ class ChoiceExercise(Exercise):
 
     def answer_help(self):
         return f'the letter of your choice, e.g. "{next(iter(self.options))}"'
+
+    def code_help(self):
+        return self.answer_help()
 
     def _letter(self, answer):
         if isinstance(answer, str):
@@ -492,6 +504,9 @@ class FunctionExercise(Exercise):
 
     def answer_help(self):
         return f"a function of ({', '.join(self.parameters)}), or a formula in them as text"
+
+    def code_help(self):
+        return f"a function of ({', '.join(self.parameters)}) or a formula in them as text"
 
     def _describe_case(self, case):
         return ", ".join(

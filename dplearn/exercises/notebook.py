@@ -82,7 +82,7 @@ def is_section_cell(cell):
 
 def _answer_source(exercise):
     return (
-        f'answer = None  # replace None by {exercise.answer_help()}\ncheck("{exercise.id}", answer)'
+        f'answer = None  # replace None by {exercise.code_help()}\ncheck("{exercise.id}", answer)'
     )
 
 
