@@ -3,11 +3,14 @@
 For each lesson with an exercise bank, one Voilà page: in every answer box, enter an
 anticipated mistake (typed, or the option clicked) and press Check, and see its hint
 (``dplearn-hint-<id>``); enter the reference and see ``dplearn-correct``; press Show
-solution and see the worked solution with its formulas typeset. The servers, the browser
-and the screenshots come from tests/test_browser.py.
+solution and see the worked solution with its formulas typeset. The first such lesson is
+also opened in JupyterLab (Run All), its boxes driven the same way. The servers, the
+browser and the screenshots come from tests/test_browser.py.
 """
 
+import json
 import pathlib
+import shutil
 import sys
 
 import pytest
@@ -118,5 +121,75 @@ def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # n
             first.scroll_into_view_if_needed()
             shot = screenshots / f"exercises-{pathlib.Path(notebook_path.name).stem}.png"
             page.screenshot(path=str(shot))
+        finally:
+            page.close()
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="no lesson has exercises yet")
+def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
+    notebook_path = NOTEBOOKS[0]
+    chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
+    settings = tmp_path / "settings"
+    for name, value in [
+        ("apputils-extension/notification", {"fetchNews": "false"}),
+        # Render every cell: in windowed mode, boxes out of view are not in the page.
+        ("notebook-extension/tracker", {"windowingMode": "none"}),
+    ]:
+        path = settings / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+    lab_root = tmp_path / "lab"
+    # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
+    (lab_root / "notebooks").mkdir(parents=True)
+    shutil.copy(notebook_path, lab_root / "notebooks" / notebook_path.name)
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--ServerApp.allow_root=True",
+        f"--ServerApp.root_dir={lab_root}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+        f"--LabApp.user_settings_dir={settings}",
+    ]
+    with Server(command, port, tmp_path / "lab.log", cwd=lab_root):
+        page = browser.new_page()
+        try:
+            page.goto(
+                f"http://127.0.0.1:{port}/lab/tree/notebooks/{notebook_path.name}",
+                timeout=90_000,
+            )
+            page.wait_for_function("() => window.jupyterapp", timeout=90_000)
+            page.evaluate(
+                """async () => {
+                  const app = window.jupyterapp;
+                  await app.restored;
+                  let panel = app.shell.currentWidget;
+                  for (let tries = 0; !(panel && panel.sessionContext) && tries < 600; tries++) {
+                    await new Promise(resolve => setTimeout(resolve, 100));
+                    panel = app.shell.currentWidget;
+                  }
+                  await panel.context.ready;
+                  await panel.sessionContext.ready;
+                  await app.commands.execute('notebook:run-all-cells');
+                }"""
+            )
+            last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
+            last.wait_for(state="attached", timeout=120_000)
+            for exercise in chosen:
+                drive_box(page, exercise)
+            # The answer cells ran too: each says, quietly, that no answer came from code.
+            outputs = page.locator(".jp-OutputArea-output", has_text="No answer yet")
+            assert outputs.count() >= 1
+            page.locator(f".dplearn-exercise.{chosen[0].css_class}").scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshots / f"exercises-lab-{notebook_path.stem}.png"))
         finally:
             page.close()
