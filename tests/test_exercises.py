@@ -345,6 +345,7 @@ def test_nothing_is_recorded_without_the_variable(tmp_path, monkeypatch):
         ("Phi(0)", 0.5),
         ("exp(1) - e", 0.0),
         ("max(1, 2) + min(3, 4)", 5.0),
+        ("1.3 %", 0.013),
         ("9**9**9", math.inf),
         ("1/0", math.inf),
     ],
@@ -369,6 +370,8 @@ def test_formula_reader_reads_numbers(text, value):
         "x" * 500,
         "3,14",
         "True",
+        "%",
+        "5 %%",
     ],
 )
 def test_formula_reader_refuses_what_is_not_arithmetic(text):

@@ -2,8 +2,9 @@
 
 A learner types ``0.0106``, ``1e-5``, ``ln(3) / 2``, ``10^-5`` or, for a function
 exercise, ``Phi(1/(2*sigma) - epsilon*sigma)`` or ``lambda epsilon, sigma: ...``. The
-text is parsed with ``ast`` and only arithmetic (+ - * / ** and ^ for powers), numbers,
-the names below and the exercise's own parameters are accepted; everything else
+text is parsed with ``ast`` and only arithmetic (+ - * / ** and ^ for powers, a final %
+for a hundredth), numbers, the names below and the exercise's own parameters are
+accepted; everything else
 (attributes, subscripts, strings, imports, keyword arguments) is refused with a message
 that says what was not understood. Nothing is passed to ``eval``.
 
@@ -70,6 +71,8 @@ def _normalise(text):
         raise NotReadable(f"write {text!r} with a decimal point: {text.replace(',', '.')}")
     for symbol, replacement in _REPLACEMENTS.items():
         text = text.replace(symbol, replacement)
+    if text.endswith("%"):  # "1.3 %" is a share: divide by 100
+        text = f"({text[:-1]}) / 100"
     return text
 
 
