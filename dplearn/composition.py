@@ -1250,15 +1250,84 @@ def advanced_delta(epsilon0, k, epsilon):
     return check.scalar_or_array(slack)
 
 
-def _log_pure_optimal_delta(epsilon0, k, epsilon):
-    """ln delta(epsilon) of k randomized-response releases of epsilon0 (the worst pure
-    epsilon0-DP mechanism): the loss is (k - 2 i) epsilon0 with i ~ Binomial(k, 1/(1 + e^e0)).
+#: Largest k for the optimal composition bounds (memory and time grow like k).
+OPTIMAL_MAX_K = 10**6
+
+
+class _RandomizedResponse:
+    """k randomized-response releases of epsilon0, the worst pure epsilon0-DP mechanism:
+    the loss is L_i = (k - 2 i) epsilon0 with probability m_i = C(k, i) e^(-i e0) /
+    (1 + e^-e0)^k, i.e. i ~ Binomial(k, 1 / (1 + e^e0)). Everything in log space:
+
+    with A_n = sum_(i < n) m_i and T_n = delta(L_n), the positive recurrence
+    T_n = e^-s T_(n-1) + (1 - e^-s) A_n (s = 2 epsilon0) becomes a cumulative logaddexp of
+    ln A_j + j s; between grid points delta = (1 - z) A_n + z T_(n-1), z = e^(epsilon -
+    L_(n-1)). No difference of large numbers, so k up to OPTIMAL_MAX_K is exact.
     """
-    losses, log_masses = _randomized_response_losses(epsilon0, k)
-    gap = epsilon[..., None] - losses  # < 0 for the bad outcomes
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(gap < 0, log_masses + np.log(-np.expm1(np.minimum(gap, -1e-300))), -np.inf)
-    return special.logsumexp(terms, axis=-1)
+
+    def __init__(self, epsilon0, k):
+        i = np.arange(k + 1)
+        self.k, self.epsilon0 = k, epsilon0
+        self.losses = (k - 2 * i) * epsilon0
+        self._negated = -self.losses
+        log_masses = (
+            special.gammaln(k + 1)
+            - special.gammaln(i + 1)
+            - special.gammaln(k - i + 1)
+            - i * epsilon0
+            - k * np.logaddexp(0.0, -epsilon0)
+        )
+        step = 2.0 * epsilon0
+        self.log_above = np.concatenate([[-np.inf], np.logaddexp.accumulate(log_masses)])
+        n = np.arange(1, k + 2)
+        shrink = math.log(-math.expm1(-step))
+        grown = np.logaddexp.accumulate(shrink + self.log_above[1:] + n * step)
+        self.log_at_grid = np.concatenate([[-np.inf], grown - n * step])  # n = 0 .. k+1
+        self.log_weighted = np.concatenate(
+            [[-np.inf], np.logaddexp.accumulate(log_masses + i * step) - i * step]
+        )  # ln sum_(i < n) m_i e^(-s (n - 1 - i)), n = 0 .. k+1
+
+    def count_above(self, epsilon):
+        return np.searchsorted(self._negated, -np.asarray(epsilon, dtype=float), side="left")
+
+    def log_delta(self, epsilon):
+        epsilon = np.asarray(epsilon, dtype=float)
+        n = self.count_above(epsilon)
+        last = self.losses[np.maximum(n - 1, 0)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gap = np.minimum(epsilon - last, 0.0)
+            result = np.logaddexp(
+                np.log(-np.expm1(gap)) + self.log_above[n],
+                gap + self.log_at_grid[np.maximum(n - 1, 0)],
+            )
+        return np.where(n > 0, result, -np.inf)
+
+    def epsilon_for_log_delta(self, log_target):
+        """Smallest epsilon >= 0 with log_delta(epsilon) <= log_target."""
+        log_target = np.asarray(log_target, dtype=float)
+        grid = self.log_at_grid[1 : self.k + 1]  # delta at L_n, n = 1..k, increasing
+        n = np.searchsorted(grid, log_target, side="left") + 1
+        n = np.clip(n, 1, self.k + 1)
+        log_above = self.log_above[n]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            log_z = log_above + np.log1p(-np.exp(log_target - log_above)) - self.log_weighted[n]
+        epsilon = self.losses[n - 1] + np.minimum(np.nan_to_num(log_z, nan=0.0), 0.0)
+        epsilon = np.maximum(epsilon, 0.0)
+        return np.where(self.log_delta(0.0) <= log_target, 0.0, epsilon)
+
+
+@functools.lru_cache(maxsize=64)
+def _randomized_response(epsilon0, k):
+    if k > OPTIMAL_MAX_K:
+        raise ValueError(f"k must be <= {OPTIMAL_MAX_K} for the optimal composition, got {k}")
+    return _RandomizedResponse(epsilon0, k)
+
+
+def _optimal_from_log_pure(delta0, k, log_pure):
+    """1 - (1 - delta0)^k (1 - delta_pure), as two non-negative parts."""
+    log_kept = k * math.log1p(-delta0)
+    with np.errstate(under="ignore"):
+        return -math.expm1(log_kept) + math.exp(log_kept) * np.exp(log_pure)
 
 
 def optimal_delta(epsilon0, delta0, k, epsilon):
@@ -1269,8 +1338,9 @@ def optimal_delta(epsilon0, delta0, k, epsilon):
     (Theorem 3.3), for every epsilon in Murtagh & Vadhan, "The complexity of computing the
     optimal composition of differential privacy", 2016 (Theorem 1.5):
     delta = 1 - (1 - delta0)^k (1 - delta_pure(epsilon)), where
-    delta_pure(epsilon) = sum_i C(k, i) max(0, e^((k - i) e0) - e^(epsilon + i e0)) / (1 + e^e0)^k.
-    The binomial sum is taken in log space, so k up to 1000 and more is exact.
+    delta_pure(epsilon) = sum_i C(k, i) max(0, e^((k - i) e0) - e^(epsilon + i e0)) / (1 + e^e0)^k,
+    the delta of k randomized-response releases. The binomial sums are taken in log space
+    (cumulative logaddexp), so k up to OPTIMAL_MAX_K is exact and fast.
 
     Args:
       epsilon0: epsilon of one release, > 0.
@@ -1282,10 +1352,8 @@ def optimal_delta(epsilon0, delta0, k, epsilon):
     """
     epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
     epsilon = check.epsilon(epsilon)
-    with np.errstate(under="ignore"):
-        pure = np.exp(_log_pure_optimal_delta(epsilon0, k, epsilon))
-    kept = math.exp(k * math.log1p(-delta0))  # (1 - delta0)^k
-    result = -math.expm1(k * math.log1p(-delta0)) + kept * pure
+    log_pure = _randomized_response(epsilon0, k).log_delta(epsilon)
+    result = _optimal_from_log_pure(delta0, k, log_pure)
     return check.scalar_or_array(np.clip(result, 0.0, 1.0))
 
 
@@ -1294,59 +1362,34 @@ def optimal_epsilon(epsilon0, delta0, k, delta):
     (inf where none is: delta below 1 - (1 - delta0)^k); vectorised over delta.
 
     Solved exactly: between two consecutive losses (k - 2 i) epsilon0 the pure delta is
-    a - b e^epsilon with a and b binomial sums (in log space).
+    (1 - z) A + z T with z = e^(epsilon - loss), solved for z in log space.
 
     Taught in: 08-add-up-privacy-losses.ipynb
     """
     epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
     delta = check.probability_open("delta", delta)
+    mechanism = _randomized_response(epsilon0, k)
     log_kept = k * math.log1p(-delta0)
-    # Target for the pure part: 1 - (1 - delta) / (1 - delta0)^k.
-    with np.errstate(under="ignore", over="ignore"):
+    # The pure part may reach 1 - (1 - delta) / (1 - delta0)^k.
+    with np.errstate(under="ignore", over="ignore", divide="ignore", invalid="ignore"):
         target = -np.expm1(np.log1p(-delta) - log_kept)
-    losses, log_masses = _randomized_response_losses(epsilon0, k)
-    # On [L_n, L_(n-1)) the bad set is {i < n} and delta_pure = a_n - e^epsilon b_n.
-    log_a = np.logaddexp.accumulate(log_masses)
-    log_b = np.logaddexp.accumulate(log_masses - losses)
-    positive = losses > 0
-    with np.errstate(under="ignore"):
-        grid_delta = np.maximum.accumulate(
-            np.exp(_log_pure_optimal_delta(epsilon0, k, losses[positive]))
-        )
-        at_zero = float(np.exp(_log_pure_optimal_delta(epsilon0, k, np.array(0.0))))
-    n = np.searchsorted(grid_delta, target, side="left")
-    n = np.clip(n, 1, grid_delta.size)
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        epsilon = np.log(np.exp(log_a[n - 1]) - target) - log_b[n - 1]
-    epsilon = np.nan_to_num(epsilon, nan=np.inf, neginf=0.0)
-    epsilon = np.where(target <= 0, np.inf, np.maximum(epsilon, 0.0))
-    epsilon = np.where(at_zero <= target, 0.0, epsilon)
-    # Never too small: step up while the exact delta is still above the target.
+        log_target = np.log(target)
+    reachable = target > 0
+    epsilon = mechanism.epsilon_for_log_delta(np.where(reachable, log_target, 0.0))
+    epsilon = np.where(reachable, epsilon, np.inf)
+    # Never too small: step up while the delta as optimal_delta computes it is above.
     step = np.spacing(np.maximum(epsilon, np.finfo(float).tiny))
     for _ in range(200):
         finite = np.isfinite(epsilon)
-        with np.errstate(under="ignore"):
-            pure = np.exp(_log_pure_optimal_delta(epsilon0, k, np.where(finite, epsilon, 0.0)))
-        high = finite & (pure > target)
+        value = _optimal_from_log_pure(
+            delta0, k, mechanism.log_delta(np.where(finite, epsilon, 0.0))
+        )
+        high = finite & (np.clip(value, 0.0, 1.0) > delta)
         if not np.any(high):
             break
         epsilon = np.where(high, epsilon + step, epsilon)
         step = step * 2.0
     return check.scalar_or_array(epsilon)
-
-
-def _randomized_response_losses(epsilon0, k):
-    """Losses (k - 2 i) epsilon0 and ln masses of k randomized-response releases."""
-    i = np.arange(k + 1)
-    losses = (k - 2 * i) * epsilon0
-    log_masses = (
-        special.gammaln(k + 1)
-        - special.gammaln(i + 1)
-        - special.gammaln(k - i + 1)
-        - i * epsilon0
-        - k * np.logaddexp(0.0, -epsilon0)
-    )
-    return losses, log_masses
 
 
 # ----------------------------------------------------------------------------------------
