@@ -4,6 +4,7 @@ The ids of LESSONS.md are listed here, not read from it (CI's clone may not have
 each must be exported, and so must every registered figure, extra ones included.
 """
 
+import math
 import os
 import pathlib
 import struct
@@ -89,3 +90,73 @@ def test_one_figure_by_id_and_unknown_ids(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == [f"{chosen}.png", f"{chosen}.svg"]
     wrong = subprocess.run([*run, "PLRV-99"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert wrong.returncode == 2 and "'PLRV-99'" in wrong.stderr
+
+
+# --- `python -m dplearn.figures --animate ID --out FILE.gif`: the README's picture ---------
+
+README_PICTURE = ROOT / "docs" / "plrv-9.gif"
+
+
+def gif_frames(path):
+    """The frames of a GIF file as RGB arrays, after checking its signature."""
+    import numpy as np
+    from PIL import Image, ImageSequence
+
+    assert path.read_bytes()[:6] == b"GIF89a", f"{path.name} is not a GIF89a file"
+    with Image.open(path) as image:
+        return [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(image)]
+
+
+def test_animate_writes_a_small_looping_gif_whose_frames_move(tmp_path):
+    out = tmp_path / "sweep.gif"
+    env = {name: value for name, value in os.environ.items() if name != "MPLBACKEND"}
+    command = [sys.executable, "-m", "dplearn.figures", "--animate", "PLRV-9", "--out", str(out)]
+    result = subprocess.run(
+        [*command, "--frames", "6", "--range", "0.2", "1.5"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"PLRV-9: 6 frames written to {out}"
+    frames = gif_frames(out)
+    assert len(frames) == 6
+    width, height = REGISTERED["PLRV-9"].figsize
+    assert frames[0].shape[1] == round(width * 80) and frames[0].shape[0] > round(height * 80)
+    # The slider moves the figure: no two neighbouring frames are the same picture.
+    assert all((a != b).any() for a, b in zip(frames, frames[1:], strict=False))
+    assert out.stat().st_size < 150_000
+    wrong = subprocess.run(
+        [*command, "--control", "bogus"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert wrong.returncode == 2 and "'bogus'" in wrong.stderr
+
+
+def test_a_sweep_reaches_both_ends_and_comes_back():
+    from dplearn.figures.controls import EPSILON, THRESHOLD, Choice
+    from dplearn.figures.export import sweep
+
+    values = sweep(EPSILON, 1.0, 40)
+    assert values[0] == 1.0 and max(values) == pytest.approx(EPSILON.maximum, rel=0.2)
+    assert min(values) == pytest.approx(EPSILON.minimum, rel=0.3)
+    # The loop closes evenly: from the last frame to the first is one step like the others.
+    step = math.log(values[1] / values[0])
+    assert math.log(values[0] / values[-1]) == pytest.approx(step, rel=1e-9)
+    assert all(map(EPSILON.offers, values))
+    linear = sweep(THRESHOLD, 5.0, 8)
+    assert linear[0] == 5.0 and all(map(THRESHOLD.offers, linear))
+    choice = Choice("loss", ("absolute", "squared", "beyond tolerance"))
+    assert sweep(choice, "squared", 4) == ["squared", "beyond tolerance", "absolute", "squared"]
+    with pytest.raises(ValueError, match="frames must be at least 4"):
+        sweep(EPSILON, 1.0, 3)
+
+
+def test_the_readme_opens_with_the_animated_figure():
+    readme = (ROOT / "README.md").read_text()
+    top = readme.split("\n## ", 1)[0]
+    assert f"]({README_PICTURE.relative_to(ROOT).as_posix()})" in top
+    assert "![" in top.split(README_PICTURE.name)[0], "the picture needs alt text"
+    frames = gif_frames(README_PICTURE)
+    assert len(frames) >= 12 and README_PICTURE.stat().st_size < 400_000
