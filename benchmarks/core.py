@@ -102,7 +102,8 @@ def composition_benchmarks():
         composition._compose_cached.cache_clear()
         return composition.pld_bracket(pair, releases, grid_width, connect_dots=True)
 
-    ours = best_of(with_dplearn)
+    # Best of many single runs for both libraries: the least disturbed by other load.
+    ours = best_of(with_dplearn, repeat=20, number=1)
     bracket = with_dplearn()
     queries = np.array([0.5, 1.0, 2.0, 3.0, 4.0])
     our_width = np.asarray(bracket.width(queries))
@@ -129,7 +130,7 @@ def composition_benchmarks():
             for pessimistic in (False, True)
         ]
 
-    theirs = best_of(with_dp_accounting, repeat=5, number=1)
+    theirs = best_of(with_dp_accounting, repeat=20, number=1)
     optimistic, pessimistic = with_dp_accounting()
     their_width = np.asarray(pessimistic.get_delta_for_epsilon(queries)) - np.asarray(
         optimistic.get_delta_for_epsilon(queries)

@@ -74,7 +74,7 @@ LAPLACE_MAX_EPSILON0 = 200.0
 #: Largest lattice (k * sensitivity + 1 points) convolved exactly for the discrete Laplace.
 DISCRETE_LAPLACE_MAX_POINTS = 200_001
 #: Largest PLD (number of grid points) built or composed.
-PLD_MAX_POINTS = 2**24
+PLD_MAX_POINTS = 2**23
 
 
 def _k(k):
@@ -1481,7 +1481,7 @@ class PrivacyLossDistribution:
         self._check_partner(other)
         size = self.masses.size + other.masses.size - 1
         _check_size(size)
-        length = fft.next_fast_len(size, real=True)
+        length = _fft_length(size)
         product = fft.rfft(self.masses, length) * fft.rfft(other.masses, length)
         masses = fft.irfft(product, length)[:size]
         infinity = (
@@ -1490,13 +1490,26 @@ class PrivacyLossDistribution:
         return self._truncated(self.lowest_index + other.lowest_index, masses, infinity)
 
     def self_compose(self, k):
-        """The PLD of k runs: one transform, a k-th power, one inverse transform."""
+        """The PLD of k runs: one transform, a k-th power, one inverse transform.
+
+        When the k-fold support would exceed 2**21 grid points (many releases of a wide
+        loss), by repeated squaring instead, cutting tails of tail_mass after each step:
+        the mass then lives on about sqrt(k) times one release's width, not k times.
+        """
         k = _k(k)
         if k == 1:
             return self
         size = k * (self.masses.size - 1) + 1
-        _check_size(size)
-        length = fft.next_fast_len(size, real=True)
+        if size > _ONE_SHOT_POINTS:
+            result, power = None, self
+            while True:
+                if k & 1:
+                    result = power if result is None else result.compose(power)
+                k >>= 1
+                if not k:
+                    return result
+                power = power.compose(power)
+        length = _fft_length(size)
         masses = fft.irfft(_integer_power(fft.rfft(self.masses, length), k), length)[:size]
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
@@ -1506,8 +1519,9 @@ class PrivacyLossDistribution:
 
         Every mass the transform returns is within ``noise`` of the true one (estimated
         from the negative values it returns where the truth is ~0, and from the round-off
-        of the largest mass): a pessimistic PLD adds it to every mass, an optimistic one
-        subtracts it, so that neither bound is ever crossed by round-off.
+        of the largest mass). A pessimistic PLD puts size * noise on +inf (which raises
+        delta at least as much as any mass can), an optimistic one subtracts noise from
+        every mass, so that neither bound is crossed by round-off.
         """
         size = masses.size
         largest = float(masses.max(initial=0.0))
@@ -1518,7 +1532,8 @@ class PrivacyLossDistribution:
             2.0 * np.finfo(float).eps * math.log2(max(size, 2)) * largest,
         )
         if self.pessimistic:
-            masses = np.maximum(masses, 0.0) + noise
+            masses = np.maximum(masses, 0.0)
+            infinity_mass = infinity_mass + size * noise
         else:
             masses = np.maximum(masses - noise, 0.0)
         # The cut points lie before the first (after the last) mass above tail_mass, so
@@ -1549,6 +1564,19 @@ class PrivacyLossDistribution:
             self.pessimistic,
             self.tail_mass,
         )
+
+
+_ONE_SHOT_POINTS = 2**21
+
+
+def _fft_length(size):
+    """A fast transform length >= size: 2^a, 3 2^a or 5 2^a if one is no longer than
+    scipy's next_fast_len (these measured fastest), else next_fast_len."""
+    fast = fft.next_fast_len(size, real=True)
+    candidates = [factor * 2 ** max(math.ceil(math.log2(size / factor)), 0) for factor in (1, 3, 5)]
+    candidates = [length for length in candidates if length >= size]
+    best = min(candidates)
+    return best if best <= fast * 1.02 else fast
 
 
 def _integer_power(values, k):
