@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dplearn import calibration, floating_point, mechanisms, optimality, privacy_loss, sensitivity
@@ -231,7 +231,7 @@ def test_documented_type_examples():
 EPSILONS = np.array([0.0, 5e-324, 1e-300, 1e-12, 1e-3, 0.5, 1.0, 10.0, 1e3, 1e8, 1e300, math.inf])
 
 
-def check_pair(pair, epsilons, probabilities, outputs):
+def check_pair(pair, epsilons, probabilities, outputs, consistency=1e-13):
     names = ("epsilon", "delta", "p", "output")
     log_delta, error = call(pair.log_delta, epsilons, names=names)
     assert error is None
@@ -241,7 +241,7 @@ def check_pair(pair, epsilons, probabilities, outputs):
     assert not np.any(np.isnan(delta)) and np.all((delta >= 0) & (delta <= 1))
     assert not np.any(np.isnan(width)) and np.all((width >= 0) & (width <= 1))
     with np.errstate(under="ignore"):
-        np.testing.assert_allclose(delta, np.exp(log_delta), rtol=1e-13, atol=0)
+        np.testing.assert_allclose(delta, np.exp(log_delta), rtol=consistency, atol=0)
     # delta_1 >= delta_2, and both fall as epsilon grows.
     assert np.all(width >= delta * (1 - 1e-12))
     order = np.argsort(epsilons, kind="stable")
@@ -264,6 +264,8 @@ def check_pair(pair, epsilons, probabilities, outputs):
     bound = pair.max_loss
     assert np.all(quantiles <= bound) and np.all(quantiles[np.isfinite(quantiles)] >= -bound)
 
+    if outputs.size == 0:
+        return
     losses, error = call(pair.privacy_loss, outputs, names=names)
     if error is None:
         assert not np.any(np.isnan(losses))
@@ -625,3 +627,158 @@ def test_exact_pmfs_sum_to_one_at_the_edges():
         total = floating_point.discrete_gaussian_pmf(support, sigma_squared).sum()
         assert total == pytest.approx(1.0, rel=1e-12), sigma_squared
     assert floating_point.discrete_gaussian_pmf(0, 1e300) > 0
+
+
+# --- Composition ----------------------------------------------------------------------
+
+try:
+    from dplearn import composition
+except ImportError:  # the module arrives with lessons 08 and 09
+    composition = None
+
+needs_composition = pytest.mark.skipif(composition is None, reason="no dplearn.composition")
+
+
+def known_composition_defect(reason):
+    """Marks a composition property the module does not meet yet (non-strict: once fixed,
+    the test simply passes and the mark can go)."""
+    return pytest.mark.xfail(reason=reason, strict=False)
+
+
+COMPOSITION_NAMES = ("scale", "sigma", "sensitivity", "k", "pair", "epsilon0")
+
+
+@needs_composition
+@known_composition_defect(
+    "ComposedGaussian.delta's direct closed form for r <= 30 loses up to 1e-10 relative "
+    "for small r (sigma = 1e6) and warns of overflow (r / 2 - epsilon / r at sigma 1.8e8); "
+    "ComposedLaplace.loss_quantile warns of overflow for sensitivity / scale near 1e-307"
+)
+@given(
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
+    scale=st.one_of(moderate, positive_float),
+    k=st.one_of(st.integers(1, 40), st.sampled_from([0, -1, 250, 251, 10**6, True, 2.5, "3"])),
+    delta=probability,
+)
+@example(family="gaussian", scale=1e6, k=1, delta=1e-5)
+@settings(CONTRACT, max_examples=60)
+def test_composed_pairs_at_any_parameters(family, scale, k, delta):
+    pair, error = call(getattr(privacy_loss, family), scale, names=COMPOSITION_NAMES)
+    if error is not None:
+        return
+    composed, error = call(composition.compose, pair, k, names=COMPOSITION_NAMES)
+    if error is not None:
+        return
+    # delta and log_delta are separate closed forms here: consistent to 1e-12.
+    probabilities = np.array([0.0, 1e-300, 0.5, 1 - 1e-16, 1.0])
+    check_pair(composed, EPSILONS, probabilities, np.array([]), consistency=1e-12)
+    epsilon, error = call(composed.epsilon_for_delta, delta, names=("delta",))
+    assert error is None and epsilon >= 0
+    if epsilon < math.inf:
+        assert composed.delta(epsilon) <= delta, "epsilon_for_delta must be on the safe side"
+    else:
+        assert composed.delta(HUGE) > delta
+
+
+@needs_composition
+@known_composition_defect(
+    "advanced and advanced_delta raise OverflowError (math.expm1) for epsilon0 >= 710"
+)
+@given(
+    epsilon0=st.one_of(moderate, any_float),
+    delta0=st.one_of(st.just(0.0), probability, any_float),
+    k=st.one_of(st.integers(1, 2000), st.sampled_from([0, True, 1.5, 10**9])),
+    target=st.one_of(probability, any_float),
+)
+@example(epsilon0=1000.0, delta0=0.0, k=1, target=0.5)
+@CONTRACT
+def test_composition_bounds_at_any_parameters(epsilon0, delta0, k, target):
+    names = ("epsilon0", "delta0", "k", "epsilon", "delta", "delta_slack")
+    bound, error = call(composition.basic, epsilon0, delta0, k, names=names)
+    if error is not None:
+        return
+    assert not any(math.isnan(x) for x in bound)
+    advanced, error = call(composition.advanced, epsilon0, delta0, k, target, names=names)
+    if error is None:
+        assert not any(np.isnan(x) for x in advanced)
+    slack, error = call(composition.advanced_delta, epsilon0, k, EPSILONS, names=names)
+    if error is None:
+        assert not np.any(np.isnan(slack)) and np.all((slack >= 0) & (slack <= 1))
+    deltas, error = call(composition.optimal_delta, epsilon0, delta0, k, EPSILONS, names=names)
+    if error is None:
+        assert not np.any(np.isnan(deltas)) and np.all((deltas >= 0) & (deltas <= 1))
+        assert np.all(np.diff(deltas) <= 1e-12)
+    epsilon, error = call(composition.optimal_epsilon, epsilon0, delta0, k, target, names=names)
+    if error is None:
+        assert epsilon >= 0 and not math.isnan(epsilon)
+        if epsilon < math.inf:
+            reached, _ = call(composition.optimal_delta, epsilon0, delta0, k, epsilon, names=names)
+            assert reached <= target, "optimal_epsilon must be on the safe side"
+
+
+@needs_composition
+@known_composition_defect(
+    "clt_mu / clt_gap raise ZeroDivisionError when the loss has no spread "
+    "(discrete_laplace(1e-3): every output's loss is +-max_loss with all mass at one)"
+)
+@given(
+    mu=st.one_of(moderate, any_float),
+    alphas=st.lists(st.one_of(probability, st.sampled_from([0.0, 1.0])), min_size=1, max_size=5),
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
+    k=st.integers(1, 30),
+)
+@example(mu=1000.0, alphas=[0.5], family="discrete_laplace", k=1)
+@CONTRACT
+def test_tradeoff_curves_at_any_parameters(mu, alphas, family, k):
+    alphas = np.sort(np.array(alphas))
+    beta, error = call(composition.gaussian_tradeoff, mu, alphas, names=("mu", "alpha"))
+    if error is None:
+        assert not np.any(np.isnan(beta)) and np.all((beta >= 0) & (beta <= 1))
+        assert np.all(np.diff(beta) <= 1e-15)
+    if not 1e-3 <= mu <= 1e3:
+        return
+    pair, error = call(
+        composition.compose, getattr(privacy_loss, family)(1.0 / mu), k, names=("scale",)
+    )
+    if error is not None:
+        return
+    beta, error = call(composition.tradeoff, pair, alphas, names=("alpha",))
+    assert error is None
+    assert not np.any(np.isnan(beta)) and np.all((beta >= 0) & (beta <= 1))
+    assert np.all(np.diff(beta) <= 1e-12)
+    gap, error = call(
+        composition.clt_gap,
+        getattr(privacy_loss, family)(1.0 / mu),
+        k,
+        alphas,
+        names=("k", "alpha"),
+    )
+    if error is None:
+        assert not np.any(np.isnan(gap))
+
+
+@needs_composition
+@known_composition_defect(
+    "pld warns of overflow for grid widths near 5e-324 or 4e307 instead of refusing them"
+)
+@given(
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
+    scale=moderate,
+    grid_width=st.one_of(st.floats(1e-4, 1.0), positive_float, any_float),
+    k=st.integers(1, 20),
+)
+@example(family="laplace", scale=1.0, grid_width=5e-324, k=1)
+@settings(CONTRACT, max_examples=30)
+def test_privacy_loss_distributions_at_any_grid(family, scale, grid_width, k):
+    names = ("grid_width", "tail_mass", "k", "scale", "sigma")
+    pair, error = call(getattr(privacy_loss, family), scale, names=names)
+    if error is not None:
+        return
+    bracket, error = call(composition.pld_bracket, pair, k, grid_width, names=names)
+    if error is not None:
+        return
+    for epsilon in [0.0, 0.5, 5.0]:
+        low, high = bracket.optimistic.delta(epsilon), bracket.pessimistic.delta(epsilon)
+        exact = composition.compose(pair, k).delta(epsilon)
+        assert not math.isnan(low) and not math.isnan(high)
+        assert low <= exact * (1 + 1e-9) + 1e-12 and exact <= high * (1 + 1e-9) + 1e-12
