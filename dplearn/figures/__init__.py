@@ -10,7 +10,7 @@ registered under its LESSONS.md id: ``plrv`` (PLRV-*), ``mechanisms`` (MECH-*),
 Taught in: every lesson notebook.
 """
 
-from dplearn.figures import mechanisms, noise, plrv
+from dplearn.figures import composition, mechanisms, noise, plrv
 from dplearn.figures.widgets import explore
 
-__all__ = ["explore", "mechanisms", "noise", "plrv"]
+__all__ = ["composition", "explore", "mechanisms", "noise", "plrv"]

@@ -1,0 +1,1359 @@
+"""Figures COMP-1 to COMP-6: composition, or what happens when several answers are published.
+
+Run a mechanism k times with fresh noise on the same data and publish every answer: the
+attacker's privacy loss is the sum L = L_1 + ... + L_k of the single losses, because the
+density of the k outputs is the product of the single densities and the log of a product
+of ratios is the sum of their logs. Every number drawn or quoted here comes from
+``dplearn.composition`` (exact k-fold composition, the bounds from (epsilon0, delta0),
+privacy loss distributions, trade-off curves); this module only turns them into artists.
+
+The setting is the one of the earlier lessons: a count, sensitivity 1, Gaussian noise of
+standard deviation sigma or Laplace noise of scale 1/epsilon0 (so one release is
+epsilon0-DP). A toggle picks the mechanism. The k slider runs to 1000; Laplace figures
+clip it at 100 (the largest k for which the core composes Laplace noise in a slider move)
+and say so in the figure.
+
+Moving text (the numbers written into the axes) is plain Unicode, not mathtext: it is
+drawn on every frame and mathtext there would cost the frame budget. Titles, axis labels,
+legends and ticks are mathtext and stay in the cached static layer.
+
+Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+
+import matplotlib
+import numpy as np
+from matplotlib import transforms
+from matplotlib.font_manager import FontProperties
+from matplotlib.lines import Line2D
+from matplotlib.markers import MarkerStyle
+from matplotlib.patches import Patch, Polygon
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+
+from dplearn import composition, privacy_loss
+from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
+from dplearn.figures.explorers import Explorer, register
+
+__all__ = [
+    "MECHANISM",
+    "LAPLACE_MAX_RELEASES",
+    "mechanism_pair",
+    "releases_used",
+    "loss_histogram",
+    "step_outline",
+    "LossesAdd",
+    "ComposedLossByProbability",
+    "PrivacyProfiles",
+    "EpsilonAgainstReleases",
+    "AccountantBracket",
+    "TradeOffCurves",
+]
+
+#: The Laplace figures compose at most this many releases (the k slider is clipped).
+LAPLACE_MAX_RELEASES = 100
+
+MECHANISM = Choice("mechanism", ("Gaussian", "Laplace"), description="noise added to each release")
+SIGMA_CONTROL = SIGMA.replace(
+    label="σ (Gaussian)", minimum=0.5, maximum=50.0, description="Gaussian noise per release"
+)
+EPSILON0_CONTROL = Control(
+    "ε₀ (Laplace)",
+    0.01,
+    2.0,
+    log=True,
+    description="epsilon of one Laplace release, sensitivity / scale",
+)
+RELEASES_CONTROL = Control(
+    "k releases",
+    1,
+    1000,
+    integer=True,
+    description=f"number of releases (Laplace figures use at most {LAPLACE_MAX_RELEASES})",
+)
+LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
+    maximum=LAPLACE_MAX_RELEASES, description="number of Laplace releases"
+)
+
+SINGLE_COLOR = "0.45"
+COMPOSED_COLOR = "tab:blue"
+BAD_COLOR = "tab:red"
+AREA_COLOR = "tab:purple"
+BASIC_COLOR = "tab:gray"
+ADVANCED_COLOR = "tab:orange"
+OPTIMAL_COLOR = "tab:green"
+EXACT_COLOR = "tab:blue"
+CLT_COLOR = "tab:red"
+
+# The document's setting for the Gaussian (variance 3, lesson 02) and the issue's Laplace
+# setting (scale 10, so epsilon0 = 0.1).
+DOCUMENT_SIGMA = float(np.sqrt(3.0))
+DOCUMENT_EPSILON0 = 0.1
+
+
+def mechanism_pair(mechanism, sigma, epsilon0):
+    """The single-release pair of ``dplearn.privacy_loss`` the toggle picks (sensitivity 1).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    if mechanism == "Gaussian":
+        return privacy_loss.gaussian(sigma)
+    return privacy_loss.laplace(1.0 / epsilon0)
+
+
+def releases_used(mechanism, releases):
+    """The k a figure composes: the slider's k, clipped at LAPLACE_MAX_RELEASES for Laplace.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    if mechanism == "Laplace":
+        return min(int(releases), LAPLACE_MAX_RELEASES)
+    return int(releases)
+
+
+def loss_histogram(pair, edges):
+    """P[edges[i] < L <= edges[i+1]] for a pair with ``loss_cdf``: atoms and density alike.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    cdf = np.asarray(pair.loss_cdf(edges), dtype=float)
+    return np.clip(np.diff(cdf), 0.0, None)
+
+
+def step_outline(edges, heights):
+    """Vertices (n, 2) of the filled step polygon of a histogram, closed along y = 0."""
+    x = np.repeat(edges, 2)
+    y = np.concatenate(([0.0], np.repeat(heights, 2), [0.0]))
+    return np.column_stack((x, y))
+
+
+def clip_outline_right(edges, heights, start):
+    """Vertices of the part of a histogram's step polygon right of x = start."""
+    edges = np.asarray(edges, dtype=float)
+    heights = np.asarray(heights, dtype=float)
+    index = int(np.searchsorted(edges, start, side="right")) - 1
+    if index < 0:
+        return step_outline(edges, heights)
+    if index >= heights.size:
+        return np.zeros((3, 2))
+    right = edges[index + 1 :]
+    tail = step_outline(right, heights[index + 1 :])[:-1] if right.size > 1 else np.empty((0, 2))
+    return np.vstack(
+        (
+            [[start, 0.0], [start, heights[index]], [right[0], heights[index]]],
+            tail[1:] if tail.size else tail,
+            [[edges[-1], 0.0]],
+        )
+    )
+
+
+#: Gap between the axis and the top of its tick numbers, in points.
+TICK_GAP_POINTS = 4.5
+#: Ticks on an x-axis whose limits move (the same number on every update).
+TICK_COUNT = 7
+
+
+def round_ticks(low, high, count=TICK_COUNT):
+    """count evenly spaced round values (steps 1, 2, 2.5 or 5 times a power of ten) from
+    the first at or above low; together they reach past high."""
+    span = max(float(high) - float(low), 1e-12)
+    raw = span / (count - 2)
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * power >= raw)
+    start = np.ceil(low / step) * step
+    return start + step * np.arange(count)
+
+
+@functools.lru_cache(maxsize=512)
+def tick_marker(text):
+    """A marker drawing text like a tick label, hung below its point: (style, size).
+
+    The glyph outlines (``TextPath``, in points) are centred horizontally and put below
+    y = 0 with a small gap; a marker of size 2 * max |vertex| draws them at scale 1.
+    """
+    size = matplotlib.rcParams["xtick.labelsize"]
+    if isinstance(size, str):
+        size = FontProperties(size=size).get_size_in_points()
+    path = TextPath((0.0, 0.0), text, size=size, prop=FontProperties(size=size))
+    vertices = path.vertices.copy()
+    (left, _), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
+    vertices[:, 0] -= (left + right) / 2.0
+    vertices[:, 1] -= top + TICK_GAP_POINTS
+    shaped = Path(vertices, path.codes)
+    extent = float(np.abs(vertices).max())
+    return MarkerStyle(shaped), 2.0 * extent
+
+
+def tick_text(value, step):
+    """A tick label with as many decimals as the step needs, and a true minus sign."""
+    decimals = max(0, int(-np.floor(np.log10(step) + 1e-9)))
+    if not np.isclose(round(step, decimals), step, rtol=1e-9, atol=0):
+        decimals += 1
+    text = f"{value:.{decimals}f}"
+    if float(text) == 0:
+        text = text.lstrip("-")
+    return text.replace("-", "−")
+
+
+def _value_text(value):
+    """A number for a label in the axes: 4 significant digits, scientific when tiny."""
+    if not np.isfinite(value):
+        return "∞"
+    if value != 0 and abs(value) < 1e-3:
+        return f"{value:.3e}"
+    return f"{value:.4g}"
+
+
+class _CompositionFigure(Explorer):
+    """Shared parts: the mechanism toggle, its single-release pair and the clipped k."""
+
+    def _build(self):
+        self._create()
+
+    def _create(self):
+        raise NotImplementedError
+
+    def _moving_xaxis(self, ax):
+        """Gives ax an x-axis whose limits change on every update, drawn cheaply.
+
+        Matplotlib's own axis would lay out its ticks, labels and their bounding boxes
+        again on every frame, and rasterising text glyphs costs more than the rest of the
+        figure. So its ticks are switched off and the figure draws TICK_COUNT tick marks
+        (one line) and their numbers as markers shaped like the text (``tick_marker``),
+        which Agg stamps from a cache; ``_set_moving_xlim`` places them. The axis title
+        is a static text below them (``_static_xlabel``).
+        """
+        ax.tick_params(axis="x", which="both", bottom=False, labelbottom=False)
+        below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+        labels = [
+            ax.plot([], [], ls="none", color="black", mew=0, transform=below, clip_on=False)[0]
+            for _ in range(TICK_COUNT)
+        ]
+        (marks,) = ax.plot([], [], color="black", lw=0.8, transform=below, clip_on=False)
+        self._tick_artists = getattr(self, "_tick_artists", {})
+        self._tick_artists[ax] = (marks, labels)
+        self.moving(marks, *labels)
+
+    def _set_moving_xlim(self, ax, low, high):
+        """Sets the x limits of a ``_moving_xaxis`` and its ticks at round values."""
+        ax.set_xlim(low, high)
+        marks, labels = self._tick_artists[ax]
+        ticks = round_ticks(low, high, TICK_COUNT)
+        shown = (ticks >= low) & (ticks <= high)
+        step = ticks[1] - ticks[0]
+        x = np.repeat(ticks[shown], 3)
+        y = np.tile([0.0, -0.018, np.nan], int(shown.sum()))
+        marks.set_data(x, y)
+        for tick, visible, label in zip(ticks, shown, labels, strict=True):
+            if visible:
+                marker, size = tick_marker(tick_text(tick, step))
+                label.set_marker(marker)
+                label.set_markersize(size)
+                label.set_data([tick], [0.0])
+            else:
+                label.set_data([], [])
+
+    def _static_xlabel(self, ax, text):
+        ax.text(0.5, -0.12, text, transform=ax.transAxes, ha="center", va="top", fontsize=10)
+
+
+# ---------------------------------------------------------------------------
+# COMP-1: losses add
+# ---------------------------------------------------------------------------
+
+
+@register
+class LossesAdd(_CompositionFigure):
+    """COMP-1: the distribution of L for one release and for k releases.
+
+    Gaussian noise: L ~ N(k mu, 2 k mu), one release with sigma / sqrt(k). Laplace noise:
+    atoms and a continuous part; L never exceeds k epsilon0, and reaches it only when
+    every noise lands on the far side (probability 2**-k). The mean grows like k, the
+    spread like sqrt(k). Each curve is the probability of L in each of 120 bins (atoms
+    fall in one bin), scaled to its highest bin; the red part is L > epsilon, of
+    probability delta_1.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    figure_id = "COMP-1"
+    title = "Losses add: the privacy loss of one release and of k releases"
+    controls = {
+        "mechanism": MECHANISM,
+        "sigma": SIGMA_CONTROL,
+        "epsilon0": EPSILON0_CONTROL,
+        "releases": RELEASES_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
+    }
+    defaults = {
+        "mechanism": "Laplace",
+        "sigma": DOCUMENT_SIGMA,
+        "epsilon0": DOCUMENT_EPSILON0,
+        "releases": 10,
+        "epsilon": 0.5,
+    }
+    figsize = (9.5, 3.6)
+    bins = 120
+
+    def _create(self):
+        ax = self.axes = self.figure.subplots()
+        self.single = ax.add_patch(
+            Polygon(np.zeros((3, 2)), closed=True, fill=False, ec=SINGLE_COLOR, lw=1.5)
+        )
+        self.composed = ax.add_patch(
+            Polygon(np.zeros((3, 2)), closed=True, fc=COMPOSED_COLOR, alpha=0.35, lw=0)
+        )
+        self.outline = ax.add_patch(
+            Polygon(np.zeros((3, 2)), closed=True, fill=False, ec=COMPOSED_COLOR, lw=1.2)
+        )
+        self.bad = ax.add_patch(
+            Polygon(np.zeros((3, 2)), closed=True, fc=BAD_COLOR, alpha=0.55, lw=0)
+        )
+        above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+        (self.epsilon_line,) = ax.plot(
+            [0, 0], [0, 0.9], color=BAD_COLOR, ls="--", lw=1.2, transform=above
+        )
+        (self.mean_line,) = ax.plot(
+            [0, 0], [0, 0.9], color="black", ls=":", lw=1.2, transform=above
+        )
+        (self.max_line,) = ax.plot(
+            [0, 0], [0, 0.9], color=COMPOSED_COLOR, ls="-.", lw=1.2, transform=above
+        )
+        self.note = ax.text(0.01, 0.97, "", transform=ax.transAxes, fontsize=9, va="top")
+        self.moving(
+            self.single,
+            self.composed,
+            self.outline,
+            self.bad,
+            self.epsilon_line,
+            self.mean_line,
+            self.max_line,
+            self.note,
+        )
+        self._moving_xaxis(ax)
+        ax.set_ylim(0, 1.12)
+        ax.set_yticks([])
+        ax.set_ylabel("probability per bin\n(scaled to its top)", fontsize=9)
+        self._static_xlabel(ax, r"privacy loss $\ell$ of all the answers together")
+        ax.set_title(r"COMP-1 · losses add: $\mathcal{L} = \mathcal{L}_1 + \cdots + \mathcal{L}_k$")
+        handles = [
+            Patch(fill=False, ec=SINGLE_COLOR, lw=1.5, label="one release"),
+            Patch(fc=COMPOSED_COLOR, alpha=0.35, ec=COMPOSED_COLOR, label=r"$k$ releases"),
+            Patch(fc=BAD_COLOR, alpha=0.55, label=r"$\mathcal{L} > \varepsilon$: $\delta_1$"),
+            Line2D([], [], color=BAD_COLOR, ls="--", label=r"$\varepsilon$"),
+            Line2D([], [], color="black", ls=":", label=r"$E[\mathcal{L}]$"),
+            Line2D(
+                [], [], color=COMPOSED_COLOR, ls="-.", label=r"$\max\mathcal{L} = k\varepsilon_0$"
+            ),
+        ]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
+        pair = mechanism_pair(mechanism, sigma, epsilon0)
+        k = releases_used(mechanism, releases)
+        single = composition.compose(pair, 1)
+        composed = composition.compose(pair, k)
+        exceeds = composed.loss_exceeds(epsilon)
+        delta = composed.delta(epsilon)
+        # The window: five standard deviations around both means, within the support,
+        # and the bound k epsilon0 of the Laplace loss.
+        reach = 5.0
+        low = min(
+            single.loss_mean - reach * single.loss_std,
+            composed.loss_mean - reach * composed.loss_std,
+        )
+        high = max(
+            single.loss_mean + reach * single.loss_std,
+            composed.loss_mean + reach * composed.loss_std,
+        )
+        if np.isfinite(composed.max_loss):
+            low = max(min(low, -single.max_loss), -composed.max_loss)
+            high = composed.max_loss
+        margin = 0.04 * (high - low)
+        low, high = low - margin, high + margin
+        edges = np.linspace(low, high, self.bins + 1)
+        single_mass = loss_histogram(single, edges)
+        composed_mass = loss_histogram(composed, edges)
+        single_outline = step_outline(edges, single_mass / single_mass.max())
+        composed_outline = step_outline(edges, composed_mass / composed_mass.max())
+        self.single.set_xy(single_outline)
+        self.composed.set_xy(composed_outline)
+        self.outline.set_xy(composed_outline)
+        self.bad.set_xy(clip_outline_right(edges, composed_mass / composed_mass.max(), epsilon))
+        self._set_moving_xlim(self.axes, low, high)
+        shown_epsilon = min(max(epsilon, low), high)
+        self.epsilon_line.set_xdata([shown_epsilon] * 2)
+        arrow = " (beyond the axis →)" if epsilon > high else ""
+        self.mean_line.set_xdata([composed.loss_mean] * 2)
+        finite = np.isfinite(composed.max_loss)
+        self.max_line.set_visible(finite)
+        if finite:
+            self.max_line.set_xdata([composed.max_loss] * 2)
+            bound = f"max L = {_value_text(composed.max_loss)}, P = "
+            bound += _value_text(composed.max_loss_probability)
+        else:
+            bound = "max L = ∞"
+        clipped = f" (slider {releases}; Laplace stops at {k})" if k != releases else ""
+        self.note.set_text(
+            f"{mechanism}, k = {k}{clipped}\nε = {_value_text(epsilon)}{arrow}\n{bound}"
+        )
+        self.state = dict(
+            pair=pair,
+            composed=composed,
+            k=k,
+            epsilon=epsilon,
+            exceeds=exceeds,
+            delta=delta,
+            edges=edges,
+            composed_mass=composed_mass,
+            single_mass=single_mass,
+        )
+
+    def numbers(self):
+        s = self.state
+        composed = s["composed"]
+        return {
+            r"$k$ composed": s["k"],
+            r"$\mathbb{E}[\mathcal{L}] = k\,\mathrm{KL}$": composed.loss_mean,
+            r"$\mathrm{sd}(\mathcal{L})$": composed.loss_std,
+            r"$\max \mathcal{L}$": composed.max_loss,
+            r"$\Pr[\mathcal{L} = \max \mathcal{L}]$": composed.max_loss_probability,
+            r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$": s["exceeds"],
+            r"$\delta(\varepsilon)$": s["delta"],
+        }
+
+
+# ---------------------------------------------------------------------------
+# COMP-2: the composed privacy loss on the probability axis
+# ---------------------------------------------------------------------------
+
+
+def probability_grid(pair, upper, count=600):
+    """Probability positions in [0, upper] for drawing L(x) of a pair: the ends, and every
+    corner of its quantile function (the flat steps of its atoms).
+
+    Outputs are sorted by decreasing L, so an atom of value v and mass m fills the
+    positions from P[L > v] to P[L > v] + m, where L(x) = v is flat; the curve through
+    these points is exact on the steps and smooth in between.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    from dplearn.figures.plrv import probability_positions
+
+    positions = [probability_positions(upper, count)]
+    values, masses = pair.loss_atoms
+    if len(values):
+        starts = np.asarray(pair.loss_exceeds(np.maximum(values, 0.0)), dtype=float)
+        # Atoms at negative values are never bad events (L > epsilon >= 0): leave them.
+        starts = starts[values >= 0]
+        ends = starts + masses[values >= 0]
+        inside = np.concatenate((starts, ends))
+        positions.append(inside[(inside > 0) & (inside < upper)])
+    return np.unique(np.concatenate(positions))
+
+
+def delta_region(pair, epsilon, count=600):
+    """Vertices of the area between e^epsilon / e^L(x) and 1 over the bad events x < delta_1.
+
+    Its area is delta(epsilon) (the tests measure it).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    positions = probability_grid(pair, float(pair.loss_exceeds(epsilon)), count)
+    return region_vertices(positions, pair.loss_quantile(positions), epsilon)
+
+
+def region_vertices(positions, losses, epsilon):
+    """The region of ``delta_region`` from positions in [0, delta_1] and L at each."""
+    with np.errstate(over="ignore"):
+        curve = np.minimum(np.exp(np.clip(epsilon - np.asarray(losses), -50, 50)), 1.0)
+    x = np.concatenate((positions, positions[::-1]))
+    y = np.concatenate((curve, np.ones(np.shape(positions))))
+    return np.column_stack((x, y))
+
+
+def polygon_area(vertices):
+    """Area of a simple polygon (shoelace formula), for checking shaded areas."""
+    x, y = np.asarray(vertices, dtype=float).T
+    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+@register
+class ComposedLossByProbability(_CompositionFigure):
+    """COMP-2: e^epsilon / e^L of k releases against the probability position; the area
+    between the curve and 1 (over the bad events) is delta(epsilon) of k releases.
+
+    Left: the whole probability axis. Right: zoom on the bad events, x < 1.25 delta_1.
+    The grey curve is one release, for comparison. The dashed box is delta_1 wide and 1
+    high: its area is delta_1.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    figure_id = "COMP-2"
+    title = "k releases on the probability axis: δ is still an area"
+    controls = {
+        "mechanism": MECHANISM,
+        "sigma": SIGMA_CONTROL,
+        "epsilon0": EPSILON0_CONTROL,
+        "releases": RELEASES_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
+    }
+    defaults = {
+        "mechanism": "Gaussian",
+        "sigma": DOCUMENT_SIGMA,
+        "epsilon0": DOCUMENT_EPSILON0,
+        "releases": 10,
+        "epsilon": 1.0,
+    }
+    figsize = (10.0, 3.7)
+    top = 1.6
+
+    def _create(self):
+        whole, zoomed = self.figure.subplots(1, 2, sharey=True)
+        self.axes = (whole, zoomed)
+        edge = np.geomspace(1e-9, 0.02, 40)
+        self.positions = np.unique(
+            np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 120), 1 - edge, [1.0]))
+        )
+        self.curves, self.singles, self.areas, self.boxes = [], [], [], []
+        for ax in (whole, zoomed):
+            ax.axhline(1.0, color="0.4", lw=1)
+            (single,) = ax.plot([], [], color=SINGLE_COLOR, lw=1.2)
+            (curve,) = ax.plot([], [], color=COMPOSED_COLOR, lw=2)
+            area = ax.add_patch(Polygon(np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0))
+            (box,) = ax.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
+            self.curves.append(curve)
+            self.singles.append(single)
+            self.areas.append(area)
+            self.boxes.append(box)
+            self.moving(single, curve, area, box)
+        self.note = zoomed.text(
+            0.97,
+            0.5,
+            "",
+            transform=zoomed.transAxes,
+            fontsize=9,
+            ha="right",
+            va="top",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(self.note)
+        self._moving_xaxis(zoomed)
+        whole.set_xlim(0, 1)
+        whole.set_ylim(0, self.top)
+        whole.set_ylabel(r"$e^{\varepsilon}/e^{\mathcal{L}}$")
+        whole.set_xlabel(r"probability position $x$")
+        self._static_xlabel(zoomed, r"probability position $x$ (zoom on $x < 1.25\,\delta_1$)")
+        whole.set_title(r"COMP-2 · $k$ releases: $\delta(\varepsilon)$ = shaded area")
+        zoomed.set_title(r"zoom on the bad events")
+        handles = [
+            Line2D(
+                [],
+                [],
+                color=COMPOSED_COLOR,
+                lw=2,
+                label=r"$e^{\varepsilon}/e^{\mathcal{L}}$, $k$ releases",
+            ),
+            Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
+            Patch(color=AREA_COLOR, alpha=0.45, label=r"area $\delta$"),
+            Line2D([], [], color=BAD_COLOR, ls="--", label=r"width $\delta_1$ × 1"),
+        ]
+        whole.legend(handles=handles, loc="upper right", fontsize=8.5)
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
+        pair = mechanism_pair(mechanism, sigma, epsilon0)
+        k = releases_used(mechanism, releases)
+        composed = composition.compose(pair, k)
+        width = float(composed.loss_exceeds(epsilon))
+        delta = float(composed.delta(epsilon))
+        right = min(max(1.25 * width, 1e-6), 1.0) if width > 0 else 1e-3
+        # One call for every position drawn: the region, the whole axis, the zoom.
+        bad = probability_grid(composed, width, 300)
+        extra = np.linspace(width, right, 40)
+        losses = composed.loss_quantile(np.concatenate((bad, self.positions, extra)))
+        bad_losses = losses[: bad.size]
+        whole_losses = losses[bad.size : bad.size + self.positions.size]
+        region = region_vertices(bad, bad_losses, epsilon)
+        with np.errstate(over="ignore"):
+            curve = np.exp(np.clip(epsilon - whole_losses, -50, 50))
+            single = np.exp(np.clip(epsilon - pair.loss_quantile(self.positions), -50, 50))
+            zoom_curve = np.exp(
+                np.clip(epsilon - np.concatenate((bad_losses, losses[-extra.size :])), -50, 50)
+            )
+        curve, single = np.minimum(curve, 2 * self.top), np.minimum(single, 2 * self.top)
+        zoom_positions = np.concatenate((bad, extra))
+        zoom_curve = np.minimum(zoom_curve, 2 * self.top)
+        for index, (line, single_line, area, box) in enumerate(
+            zip(self.curves, self.singles, self.areas, self.boxes, strict=True)
+        ):
+            if index == 0:
+                line.set_data(self.positions, curve)
+            else:
+                line.set_data(zoom_positions, zoom_curve)
+            single_line.set_data(self.positions, single)
+            area.set_xy(region)
+            box.set_data([0, width, width, 0], [1, 1, 0, 0])
+        self._set_moving_xlim(self.axes[1], 0.0, right)
+        clipped = f" (Laplace stops at {k})" if k != releases else ""
+        self.note.set_text(
+            f"{mechanism}, k = {k}{clipped}\nδ₁ = {_value_text(width)}\nδ = {_value_text(delta)}"
+        )
+        self.state = dict(
+            composed=composed, k=k, epsilon=epsilon, width=width, delta=delta, region=region
+        )
+
+    def numbers(self):
+        s = self.state
+        result = {
+            r"$k$ composed": s["k"],
+            r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$ (width)": s["width"],
+            r"$\delta(\varepsilon)$ (area)": s["delta"],
+        }
+        result[r"$\delta / \delta_1$"] = s["delta"] / s["width"] if s["width"] > 0 else 0.0
+        return result
+
+
+# ---------------------------------------------------------------------------
+# COMP-3 and COMP-4: basic, advanced, optimal and exact composition (Laplace)
+# ---------------------------------------------------------------------------
+
+LAPLACE_EPSILON0 = EPSILON0_CONTROL.replace(label="ε₀ per release")
+
+
+@register
+class PrivacyProfiles(_CompositionFigure):
+    """COMP-3: privacy profiles delta(epsilon) of k Laplace releases, log scale.
+
+    Exact: the k-fold Laplace composition. Optimal: the k-fold composition of the worst
+    epsilon0-DP mechanism (Kairouz, Oh & Viswanath 2015), the best any accountant can say
+    knowing only that each release is epsilon0-DP. Advanced: Dwork, Rothblum & Vadhan's
+    theorem, the smallest slack delta' with which it reaches epsilon. Basic: the single
+    point (k epsilon0, 0). The star is where the advanced curve meets the basic point's
+    epsilon: for every delta above it, advanced composition gives a smaller epsilon.
+
+    Laplace only: the bounds start from a pure epsilon0 per release.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    figure_id = "COMP-3"
+    title = "Privacy profiles: exact, optimal, advanced and basic composition"
+    controls = {
+        "epsilon0": LAPLACE_EPSILON0,
+        "releases": LAPLACE_RELEASES_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.01, maximum=200.0),
+    }
+    defaults = {"epsilon0": DOCUMENT_EPSILON0, "releases": 10, "epsilon": 0.75}
+    figsize = (9.5, 3.7)
+    floor = 1e-12
+    points = 240
+
+    def _create(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_yscale("log")
+        (self.exact,) = ax.plot([], [], color=EXACT_COLOR, lw=2)
+        (self.optimal,) = ax.plot([], [], color=OPTIMAL_COLOR, lw=2)
+        (self.advanced,) = ax.plot([], [], color=ADVANCED_COLOR, lw=2)
+        (self.basic,) = ax.plot([], [], color=BASIC_COLOR, lw=2, ls="--")
+        (self.basic_point,) = ax.plot([], [], "v", color=BASIC_COLOR, ms=9, clip_on=False)
+        (self.crossing,) = ax.plot([], [], "*", color=ADVANCED_COLOR, ms=13, mec="black", mew=0.6)
+        (self.epsilon_line,) = ax.plot([], [], color=BAD_COLOR, ls=":", lw=1.2)
+        (self.marks,) = ax.plot([], [], "o", color="black", ms=5, ls="none")
+        self.note = ax.text(
+            0.01,
+            0.03,
+            "",
+            transform=ax.transAxes,
+            fontsize=9,
+            ha="left",
+            va="bottom",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(
+            self.exact,
+            self.optimal,
+            self.advanced,
+            self.basic,
+            self.basic_point,
+            self.crossing,
+            self.epsilon_line,
+            self.marks,
+            self.note,
+        )
+        self._moving_xaxis(ax)
+        ax.set_ylim(self.floor, 2.0)
+        ax.set_ylabel(r"$\delta(\varepsilon)$")
+        self._static_xlabel(ax, r"$\varepsilon$ of the $k$ releases together")
+        ax.set_title(r"COMP-3 · privacy profiles of $k$ Laplace releases, each $\varepsilon_0$-DP")
+        handles = [
+            Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact: $k$ × Laplace"),
+            Line2D(
+                [], [], color=OPTIMAL_COLOR, lw=2, label=r"optimal: $k$ × any $\varepsilon_0$-DP"
+            ),
+            Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
+            Line2D(
+                [],
+                [],
+                color=BASIC_COLOR,
+                lw=2,
+                ls="--",
+                marker="v",
+                label=r"basic: $(k\varepsilon_0, 0)$",
+            ),
+            Line2D(
+                [],
+                [],
+                color=ADVANCED_COLOR,
+                marker="*",
+                ls="none",
+                mec="black",
+                ms=11,
+                label="advanced meets basic",
+            ),
+        ]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+
+    def _apply(self, epsilon0, releases, epsilon):
+        k = int(releases)
+        pair = privacy_loss.laplace(1.0 / epsilon0)
+        composed = composition.compose(pair, k)
+        basic_epsilon, _ = composition.basic(epsilon0, 0.0, k)
+        right = 1.15 * max(basic_epsilon, 1e-9)
+        grid = np.linspace(0.0, right, self.points)
+        exact = np.asarray(composed.delta(grid), dtype=float)
+        optimal = np.asarray(composition.optimal_delta(epsilon0, 0.0, k, grid), dtype=float)
+        advanced = np.minimum(
+            np.asarray(composition.advanced_delta(epsilon0, k, grid), dtype=float), 1.0
+        )
+        floor = self.floor / 10
+        self.exact.set_data(grid, np.maximum(exact, floor))
+        self.optimal.set_data(grid, np.maximum(optimal, floor))
+        self.advanced.set_data(grid, np.maximum(advanced, floor))
+        self.basic.set_data([basic_epsilon, basic_epsilon], [floor, 1.0])
+        self.basic_point.set_data([basic_epsilon], [self.floor])
+        crossing = float(composition.advanced_delta(epsilon0, k, basic_epsilon))
+        self.crossing.set_data([basic_epsilon], [max(min(crossing, 1.0), floor)])
+        self.crossing.set_visible(crossing < 1.0)
+        self._set_moving_xlim(self.axes, 0.0, right)
+        shown = min(epsilon, right)
+        self.epsilon_line.set_data([shown, shown], [floor, 1.0])
+        at = dict(
+            exact=float(composed.delta(epsilon)),
+            optimal=float(composition.optimal_delta(epsilon0, 0.0, k, epsilon)),
+            advanced=min(float(composition.advanced_delta(epsilon0, k, epsilon)), 1.0),
+            basic=0.0 if epsilon >= basic_epsilon else 1.0,
+        )
+        values = [at["exact"], at["optimal"], at["advanced"]]
+        self.marks.set_data([shown] * 3, [max(v, floor) for v in values])
+        arrow = " (off the axis →)" if epsilon > right else ""
+        self.note.set_text(
+            f"k = {k}, ε = {_value_text(epsilon)}{arrow}\n"
+            f"exact δ = {_value_text(at['exact'])}\n"
+            f"optimal δ = {_value_text(at['optimal'])}\n"
+            f"advanced δ = {_value_text(at['advanced'])}"
+        )
+        self.state = dict(
+            k=k,
+            epsilon=epsilon,
+            at=at,
+            crossing=crossing,
+            basic_epsilon=basic_epsilon,
+            grid=grid,
+            exact=exact,
+            optimal=optimal,
+            advanced=advanced,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"$\delta$ exact ($k$ × Laplace)": s["at"]["exact"],
+            r"$\delta$ optimal ($k$ × any $\varepsilon_0$-DP)": s["at"]["optimal"],
+            r"$\delta$ advanced (smallest $\delta'$)": s["at"]["advanced"],
+            r"basic: $k\varepsilon_0$ ($\delta = 0$ from there)": s["basic_epsilon"],
+            r"advanced beats basic for $\delta$ above": s["crossing"],
+        }
+
+
+def first_advanced_win(epsilon0, delta, max_releases=1_000_000):
+    """Smallest k at which advanced composition (all the slack delta) gives a smaller
+    epsilon than basic composition, k epsilon0; None if none up to max_releases.
+
+    Both epsilons come from ``dplearn.composition``. Their difference is
+    sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)): it changes sign at
+    most once, from positive to negative, so a bisection over k finds the first win.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    def wins(releases):
+        advanced, _ = composition.advanced(epsilon0, 0.0, releases, delta)
+        basic, _ = composition.basic(epsilon0, 0.0, releases)
+        return advanced < basic
+
+    if not wins(max_releases):
+        return None
+    low, high = 0, max_releases  # wins(high), and low is 0 or a k that does not win
+    while high - low > 1:
+        middle = (low + high) // 2
+        if wins(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+@register
+class EpsilonAgainstReleases(_CompositionFigure):
+    """COMP-4: epsilon at a fixed delta against the number of releases k (log-log).
+
+    Basic grows like k; advanced like sqrt(k), plus k epsilon0 (e^epsilon0 - 1); the
+    optimal composition of k epsilon0-DP releases and the exact k-fold Laplace lie below
+    both. The exact curve stops at k = 100.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    figure_id = "COMP-4"
+    title = "ε at a fixed δ against the number of releases"
+    controls = {
+        "epsilon0": LAPLACE_EPSILON0,
+        "delta": DELTA.replace(minimum=1e-10, maximum=0.1),
+        "releases": RELEASES_CONTROL.replace(description="the k marked on the curves"),
+    }
+    defaults = {"epsilon0": DOCUMENT_EPSILON0, "delta": 1e-5, "releases": 100}
+    figsize = (9.5, 3.7)
+    releases_grid = np.unique(np.round(np.geomspace(1, 1000, 40)).astype(int))
+    exact_grid = np.array([1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100])
+
+    def _create(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        (self.basic,) = ax.plot([], [], color=BASIC_COLOR, lw=2, ls="--")
+        (self.advanced,) = ax.plot([], [], color=ADVANCED_COLOR, lw=2)
+        (self.optimal,) = ax.plot([], [], color=OPTIMAL_COLOR, lw=2)
+        (self.exact,) = ax.plot([], [], color=EXACT_COLOR, lw=2, marker="o", ms=3.5)
+        (self.win,) = ax.plot([], [], color=ADVANCED_COLOR, ls=":", lw=1.2)
+        (self.release_line,) = ax.plot([], [], color="black", ls=":", lw=1)
+        (self.marks,) = ax.plot([], [], "o", color="black", ms=5, ls="none")
+        self.note = ax.text(
+            0.99,
+            0.03,
+            "",
+            transform=ax.transAxes,
+            fontsize=9,
+            ha="right",
+            va="bottom",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(
+            self.basic,
+            self.advanced,
+            self.optimal,
+            self.exact,
+            self.win,
+            self.release_line,
+            self.marks,
+            self.note,
+        )
+        ax.set_xlim(1, 1000)
+        ax.set_ylim(1e-3, 5e3)
+        ax.set_xlabel(r"number of releases $k$")
+        ax.set_ylabel(r"$\varepsilon$ at $\delta$")
+        ax.set_title(
+            r"COMP-4 · $\varepsilon$ at a fixed $\delta$: basic $\propto k$, "
+            r"advanced $\propto \sqrt{k}$"
+        )
+        handles = [
+            Line2D([], [], color=BASIC_COLOR, lw=2, ls="--", label=r"basic $k\varepsilon_0$"),
+            Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
+            Line2D(
+                [], [], color=OPTIMAL_COLOR, lw=2, label=r"optimal: $k$ × any $\varepsilon_0$-DP"
+            ),
+            Line2D(
+                [],
+                [],
+                color=EXACT_COLOR,
+                lw=2,
+                marker="o",
+                ms=3.5,
+                label=r"exact: $k$ × Laplace ($k \leq 100$)",
+            ),
+            Line2D([], [], color=ADVANCED_COLOR, ls=":", label="advanced first beats basic"),
+        ]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+
+    def _apply(self, epsilon0, delta, releases):
+        k = int(releases)
+        pair = privacy_loss.laplace(1.0 / epsilon0)
+        grid = self.releases_grid
+        basic = np.array([composition.basic(epsilon0, 0.0, int(n))[0] for n in grid])
+        advanced = np.array([composition.advanced(epsilon0, 0.0, int(n), delta)[0] for n in grid])
+        optimal = np.array(
+            [composition.optimal_epsilon(epsilon0, 0.0, int(n), delta) for n in grid]
+        )
+        exact = np.array(
+            [composition.compose(pair, int(n)).epsilon_for_delta(delta) for n in self.exact_grid]
+        )
+        floor = 1e-4
+        self.basic.set_data(grid, basic)
+        self.advanced.set_data(grid, advanced)
+        self.optimal.set_data(grid, np.maximum(optimal, floor))
+        self.exact.set_data(self.exact_grid, np.maximum(exact, floor))
+        win = first_advanced_win(epsilon0, delta)
+        if win is not None and win <= 1000:
+            self.win.set_data([win, win], [1e-3, 5e3])
+            self.win.set_visible(True)
+        else:
+            self.win.set_visible(False)
+        at = dict(
+            basic=float(composition.basic(epsilon0, 0.0, k)[0]),
+            advanced=float(composition.advanced(epsilon0, 0.0, k, delta)[0]),
+            optimal=float(composition.optimal_epsilon(epsilon0, 0.0, k, delta)),
+            exact=(
+                float(composition.compose(pair, k).epsilon_for_delta(delta))
+                if k <= LAPLACE_MAX_RELEASES
+                else float("nan")
+            ),
+        )
+        shown = [at["basic"], at["advanced"], at["optimal"]]
+        if k <= LAPLACE_MAX_RELEASES:
+            shown.append(at["exact"])
+        self.release_line.set_data([k, k], [1e-3, 5e3])
+        self.marks.set_data([k] * len(shown), np.maximum(shown, floor))
+        exact_text = _value_text(at["exact"]) if k <= LAPLACE_MAX_RELEASES else "(k > 100)"
+        win_text = (
+            f"advanced first beats basic at k = {win}" if win else "advanced never beats basic"
+        )
+        self.note.set_text(
+            f"k = {k}: basic {_value_text(at['basic'])}, advanced {_value_text(at['advanced'])},\n"
+            f"optimal {_value_text(at['optimal'])}, exact {exact_text}\n{win_text}"
+        )
+        self.state = dict(
+            k=k,
+            delta=delta,
+            at=at,
+            win=win,
+            basic=basic,
+            advanced=advanced,
+            optimal=optimal,
+            exact=exact,
+        )
+
+    def numbers(self):
+        s = self.state
+        exact = s["at"]["exact"]
+        return {
+            r"$\varepsilon$ basic": s["at"]["basic"],
+            r"$\varepsilon$ advanced": s["at"]["advanced"],
+            r"$\varepsilon$ optimal ($k$ × any $\varepsilon_0$-DP)": s["at"]["optimal"],
+            r"$\varepsilon$ exact ($k$ × Laplace)": exact
+            if np.isfinite(exact)
+            else "only for k ≤ 100",
+            r"advanced first beats basic at $k$": s["win"] if s["win"] else "never",
+        }
+
+
+# ---------------------------------------------------------------------------
+# COMP-5: how an accountant computes it (privacy loss distributions)
+# ---------------------------------------------------------------------------
+
+GRID_WIDTH_CONTROL = Control(
+    "grid width h", 1e-3, 0.5, log=True, description="width of the accountant's loss grid"
+)
+
+
+def rounded_loss_cdf(pld):
+    """(losses, P[L <= loss]) of a privacy loss distribution's grid, its mass at +inf apart.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    return np.asarray(pld.losses, dtype=float), np.cumsum(np.asarray(pld.masses, dtype=float))
+
+
+@register
+class AccountantBracket(_CompositionFigure):
+    """COMP-5: the privacy loss distribution (PLD) of an accountant, and its bracket.
+
+    Left: one release's loss on a grid of width h: its exact CDF, the CDF with every loss
+    rounded up to the grid (pessimistic) and rounded down (optimistic). Right: after
+    composing the k rounded PLDs by FFT, how far the pessimistic delta lies above the
+    exact one and the optimistic below it, relative to the exact delta, for a range of
+    grid widths; the dotted line is the slider's h. Both shrink in proportion to h.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    figure_id = "COMP-5"
+    title = "An accountant's PLD: a bracket around the exact δ"
+    controls = {
+        "mechanism": MECHANISM,
+        "sigma": SIGMA_CONTROL,
+        "epsilon0": EPSILON0_CONTROL,
+        "releases": RELEASES_CONTROL,
+        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
+        "grid_width": GRID_WIDTH_CONTROL,
+    }
+    defaults = {
+        "mechanism": "Laplace",
+        "sigma": DOCUMENT_SIGMA,
+        "epsilon0": DOCUMENT_EPSILON0,
+        "releases": 100,
+        "epsilon": 4.2203,
+        "grid_width": 0.05,
+    }
+    figsize = (10.0, 3.7)
+    sweep = np.array([0.5, 0.2, 0.1, 0.05, 0.02, 0.01])
+    error_limits = (1e-7, 10.0)
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2, width_ratios=(1, 1.1))
+        self.axes = (left, right)
+        (self.exact_cdf,) = left.plot([], [], color="black", lw=1.5)
+        (self.pessimistic_cdf,) = left.plot([], [], color=BAD_COLOR, lw=1.3, drawstyle="steps-post")
+        (self.optimistic_cdf,) = left.plot(
+            [], [], color=OPTIMAL_COLOR, lw=1.3, drawstyle="steps-post"
+        )
+        self._moving_xaxis(left)
+        left.set_ylim(-0.02, 1.02)
+        left.set_ylabel(r"$P[\mathcal{L} \leq \ell]$, one release")
+        self._static_xlabel(left, r"privacy loss $\ell$ of one release")
+        left.set_title(r"COMP-5 · one release on a grid of width $h$")
+        left.legend(
+            handles=[
+                Line2D([], [], color="black", lw=1.5, label="exact"),
+                Line2D([], [], color=BAD_COLOR, lw=1.3, label="rounded up (pessimistic)"),
+                Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label="rounded down (optimistic)"),
+            ],
+            loc="upper left",
+            fontsize=8.5,
+        )
+        right.set_xscale("log")
+        right.set_yscale("log")
+        (self.upper_error,) = right.plot([], [], color=BAD_COLOR, lw=2, marker="o", ms=3.5)
+        (self.lower_error,) = right.plot([], [], color=OPTIMAL_COLOR, lw=2, marker="o", ms=3.5)
+        (self.width_line,) = right.plot([1, 1], [1, 1], color="black", ls=":", lw=1.2)
+        (self.marks,) = right.plot([], [], "o", color="black", ms=6, ls="none")
+        self.note = right.text(
+            0.02,
+            0.97,
+            "",
+            transform=right.transAxes,
+            fontsize=9,
+            va="top",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(
+            self.exact_cdf,
+            self.pessimistic_cdf,
+            self.optimistic_cdf,
+            self.upper_error,
+            self.lower_error,
+            self.width_line,
+            self.marks,
+            self.note,
+        )
+        right.set_xlim(GRID_WIDTH_CONTROL.minimum / 1.3, GRID_WIDTH_CONTROL.maximum * 1.3)
+        right.set_ylim(*self.error_limits)
+        right.set_xlabel(r"grid width $h$")
+        right.set_ylabel(r"$|\delta_{\mathrm{bound}} - \delta| \,/\, \delta$, $k$ releases")
+        right.set_title(r"after $k$ releases: the bracket shrinks with $h$")
+        right.legend(
+            handles=[
+                Line2D(
+                    [],
+                    [],
+                    color=BAD_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="pessimistic above exact",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=OPTIMAL_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="optimistic below exact",
+                ),
+            ],
+            loc="lower right",
+            fontsize=8.5,
+        )
+
+    def _bracket(self, pair, k, grid_width, epsilon):
+        pessimistic = composition.pld(pair, grid_width, pessimistic=True).self_compose(k)
+        optimistic = composition.pld(pair, grid_width, pessimistic=False).self_compose(k)
+        return float(optimistic.delta(epsilon)), float(pessimistic.delta(epsilon))
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, epsilon, grid_width):
+        pair = mechanism_pair(mechanism, sigma, epsilon0)
+        k = releases_used(mechanism, releases)
+        composed = composition.compose(pair, k)
+        exact = float(composed.delta(epsilon))
+        # One release on the grid.
+        single = composition.compose(pair, 1)
+        rounded_up = composition.pld(pair, grid_width, pessimistic=True)
+        rounded_down = composition.pld(pair, grid_width, pessimistic=False)
+        low = float(single.loss_quantile(1 - 1e-3))
+        high = float(single.loss_quantile(1e-3))
+        if np.isfinite(single.max_loss):
+            low, high = -single.max_loss, single.max_loss
+        margin = 0.1 * (high - low) + grid_width
+        low, high = low - margin, high + margin
+        levels = np.linspace(low, high, 400)
+        self.exact_cdf.set_data(levels, single.loss_cdf(levels))
+        for line, rounded in (
+            (self.pessimistic_cdf, rounded_up),
+            (self.optimistic_cdf, rounded_down),
+        ):
+            losses, cdf = rounded_loss_cdf(rounded)
+            inside = (losses >= low) & (losses <= high)
+            line.set_data(
+                np.concatenate(([low], losses[inside], [high])),
+                np.concatenate(
+                    (
+                        [0.0 if not inside[0] else cdf[inside][0] * 0],
+                        cdf[inside],
+                        [cdf[inside][-1] if inside.any() else 1.0],
+                    )
+                ),
+            )
+        self._set_moving_xlim(self.axes[0], low, high)
+        # After k releases, over a range of grid widths and at the slider's.
+        widths = np.unique(np.concatenate((self.sweep, [grid_width])))
+        brackets = np.array([self._bracket(pair, k, width, epsilon) for width in widths])
+        optimistic, pessimistic = brackets[:, 0], brackets[:, 1]
+        here = np.flatnonzero(widths == grid_width)[0]
+        floor, top = self.error_limits
+        if exact > 0:
+            upper = np.clip((pessimistic - exact) / exact, floor / 10, top * 10)
+            lower = np.clip((exact - optimistic) / exact, floor / 10, top * 10)
+            self.upper_error.set_data(widths, upper)
+            self.lower_error.set_data(widths, lower)
+            self.marks.set_data([grid_width] * 2, [upper[here], lower[here]])
+        else:
+            for line in (self.upper_error, self.lower_error, self.marks):
+                line.set_data([], [])
+        self.width_line.set_data([grid_width] * 2, [floor, top])
+        self.note.set_text(
+            f"{mechanism}, k = {k}, h = {_value_text(grid_width)}\n"
+            f"pessimistic δ = {_value_text(pessimistic[here])}\n"
+            f"exact δ       = {_value_text(exact)}\n"
+            f"optimistic δ  = {_value_text(optimistic[here])}"
+        )
+        self.state = dict(
+            k=k,
+            epsilon=epsilon,
+            exact=exact,
+            grid_width=grid_width,
+            optimistic=optimistic[here],
+            pessimistic=pessimistic[here],
+            widths=widths,
+            brackets=brackets,
+            rounded_up=rounded_up,
+            rounded_down=rounded_down,
+            single=single,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"$k$ composed": s["k"],
+            r"$\delta$ pessimistic (upper end)": s["pessimistic"],
+            r"$\delta$ exact": s["exact"],
+            r"$\delta$ optimistic (lower end)": s["optimistic"],
+            "bracket width": s["pessimistic"] - s["optimistic"],
+        }
+
+
+# ---------------------------------------------------------------------------
+# COMP-6: the hypothesis-test view (f-DP) and the CLT approximation
+# ---------------------------------------------------------------------------
+
+ALPHA_CONTROL = Control(
+    "α (type I error)", 0.001, 0.5, step=0.001, description="the attacker's false-alarm rate"
+)
+
+
+@register
+class TradeOffCurves(_CompositionFigure):
+    """COMP-6: the attacker's best test between D1 and D2 after k releases, and the CLT.
+
+    Left: trade-off curves beta(alpha), the smallest type II error of any test with type I
+    error alpha (Dong, Roth & Su 2019): exact for k releases, the Gaussian G_mu of the
+    central limit theorem, and one release. Gaussian noise: k releases are exactly G_mu
+    with mu = sqrt(k) / sigma, so the two coincide. Laplace noise: G_mu is only an
+    approximation. Right: the privacy profiles delta(epsilon) of both; red marks where the
+    CLT's delta falls below the exact one: there it is not a bound.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    figure_id = "COMP-6"
+    title = "The hypothesis-test view: trade-off curves and the CLT"
+    controls = {
+        "mechanism": MECHANISM,
+        "sigma": SIGMA_CONTROL,
+        "epsilon0": EPSILON0_CONTROL,
+        "releases": RELEASES_CONTROL,
+        "alpha": ALPHA_CONTROL,
+    }
+    defaults = {
+        "mechanism": "Laplace",
+        "sigma": DOCUMENT_SIGMA,
+        "epsilon0": 0.5,
+        "releases": 5,
+        "alpha": 0.05,
+    }
+    figsize = (10.0, 3.9)
+    floor = 1e-10
+
+    def _create(self):
+        tests, profiles = self.figure.subplots(1, 2, width_ratios=(1, 1.25))
+        self.axes = (tests, profiles)
+        alphas = np.concatenate((np.geomspace(1e-6, 1e-2, 60), np.linspace(0.01, 1.0, 200)[1:]))
+        self.alphas = np.concatenate(([0.0], alphas))
+        tests.plot([0, 1], [1, 0], color="0.75", lw=1)
+        (self.single_curve,) = tests.plot([], [], color=SINGLE_COLOR, lw=1.2)
+        (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)
+        (self.clt_curve,) = tests.plot([], [], color=CLT_COLOR, lw=1.5, ls="--")
+        (self.alpha_marks,) = tests.plot([], [], "o", color="black", ms=5, ls="none")
+        (self.exact_profile,) = profiles.plot([], [], color=EXACT_COLOR, lw=2)
+        (self.clt_profile,) = profiles.plot([], [], color=CLT_COLOR, lw=1.5, ls="--")
+        self.below = profiles.add_patch(Polygon(np.ones((3, 2)), color=CLT_COLOR, alpha=0.3, lw=0))
+        self.note = profiles.text(
+            0.98,
+            0.97,
+            "",
+            transform=profiles.transAxes,
+            fontsize=9,
+            ha="right",
+            va="top",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
+        )
+        self.moving(
+            self.single_curve,
+            self.exact_curve,
+            self.clt_curve,
+            self.alpha_marks,
+            self.exact_profile,
+            self.clt_profile,
+            self.below,
+            self.note,
+        )
+        self._moving_xaxis(profiles)
+        tests.set_xlim(0, 1)
+        tests.set_ylim(0, 1)
+        tests.set_aspect("equal")
+        tests.set_xlabel(r"type I error $\alpha$")
+        tests.set_ylabel(r"type II error $\beta(\alpha)$")
+        tests.set_title(r"COMP-6 · the attacker's best tests")
+        tests.legend(
+            handles=[
+                Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact, $k$ releases"),
+                Line2D([], [], color=CLT_COLOR, lw=1.5, ls="--", label=r"CLT: $G_\mu$"),
+                Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
+            ],
+            loc="upper right",
+            fontsize=8.5,
+        )
+        profiles.set_yscale("log")
+        profiles.set_ylim(self.floor, 1.5)
+        profiles.set_ylabel(r"$\delta(\varepsilon)$, $k$ releases")
+        self._static_xlabel(profiles, r"$\varepsilon$")
+        profiles.set_title(r"the CLT is not a bound: red where it is too small")
+        profiles.legend(
+            handles=[
+                Line2D([], [], color=EXACT_COLOR, lw=2, label="exact"),
+                Line2D([], [], color=CLT_COLOR, lw=1.5, ls="--", label=r"CLT: $G_\mu$"),
+                Patch(color=CLT_COLOR, alpha=0.3, label="CLT below exact"),
+            ],
+            loc="lower left",
+            fontsize=8.5,
+        )
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, alpha):
+        pair = mechanism_pair(mechanism, sigma, epsilon0)
+        k = releases_used(mechanism, releases)
+        composed = composition.compose(pair, k)
+        mu = float(composition.clt_mu(pair, k))
+        exact_beta = np.asarray(composition.tradeoff(composed, self.alphas), dtype=float)
+        clt_beta = np.asarray(composition.gaussian_tradeoff(mu, self.alphas), dtype=float)
+        single_beta = np.asarray(composition.tradeoff(pair, self.alphas), dtype=float)
+        self.exact_curve.set_data(self.alphas, exact_beta)
+        self.clt_curve.set_data(self.alphas, clt_beta)
+        self.single_curve.set_data(self.alphas, single_beta)
+        beta_exact = float(composition.tradeoff(composed, alpha))
+        beta_clt = float(composition.gaussian_tradeoff(mu, alpha))
+        self.alpha_marks.set_data([alpha, alpha], [beta_exact, beta_clt])
+        # Privacy profiles: G_mu is the Gaussian pair with sensitivity / sigma = mu.
+        clt_pair = privacy_loss.gaussian(1.0 / mu)
+        # The profile down to delta = floor: for Gaussian noise delta <= P[L > epsilon],
+        # which falls below floor at the loss of probability position floor; Laplace
+        # delta is 0 from k epsilon0 on.
+        if np.isfinite(composed.max_loss):
+            right = float(composed.max_loss)
+        else:
+            right = float(composed.loss_quantile(self.floor))
+        right = max(1.05 * right, 0.1)
+        grid = np.linspace(0.0, right, 300)
+        exact_delta = np.asarray(composed.delta(grid), dtype=float)
+        clt_delta = np.asarray(clt_pair.delta(grid), dtype=float)
+        tiny = self.floor / 10
+        self.exact_profile.set_data(grid, np.maximum(exact_delta, tiny))
+        self.clt_profile.set_data(grid, np.maximum(clt_delta, tiny))
+        below = clt_delta < exact_delta * (1 - 1e-9)
+        if below.any():
+            low_edge = np.maximum(np.where(below, clt_delta, exact_delta), tiny)
+            high_edge = np.maximum(exact_delta, tiny)
+            self.below.set_xy(
+                np.column_stack(
+                    (
+                        np.concatenate((grid, grid[::-1])),
+                        np.concatenate((low_edge, high_edge[::-1])),
+                    )
+                )
+            )
+        else:
+            self.below.set_xy(np.ones((3, 2)))
+        self._set_moving_xlim(self.axes[1], 0.0, right)
+        first_below = float(grid[below][0]) if below.any() else float("nan")
+        ratio = float(np.max(np.where(below, exact_delta / np.maximum(clt_delta, 1e-300), 1.0)))
+        where = (
+            f"CLT δ below exact from ε = {_value_text(first_below)}"
+            if below.any()
+            else "CLT δ never below exact"
+        )
+        self.note.set_text(f"{mechanism}, k = {k}, μ = {_value_text(mu)}\n{where}")
+        self.state = dict(
+            k=k,
+            mu=mu,
+            alpha=alpha,
+            beta_exact=beta_exact,
+            beta_clt=beta_clt,
+            first_below=first_below,
+            ratio=ratio,
+            grid=grid,
+            exact_delta=exact_delta,
+            clt_delta=clt_delta,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"$\mu$ of the CLT's $G_\mu$": s["mu"],
+            r"$\beta(\alpha)$ exact": s["beta_exact"],
+            r"$\beta(\alpha)$ CLT": s["beta_clt"],
+            r"CLT $\delta$ below exact from $\varepsilon$": (
+                s["first_below"] if np.isfinite(s["first_below"]) else "never"
+            ),
+            r"largest exact $\delta$ / CLT $\delta$": s["ratio"],
+        }
