@@ -632,30 +632,32 @@ class FloatingPointLeak(_SeededExplorer):
             xlabel="position inside the window of 32 consecutive outputs from 0",
             title="the doubles each answer can output, zoomed",
         )
-        zoom_axes.legend(loc="upper center", fontsize=9, ncols=3, handletextpad=0.2)
+        zoom_axes.legend(loc="upper center", fontsize=9, ncols=2, handletextpad=0.2)
         self._positions = np.linspace(-5.0, 10.0, 46)
         (self._curve,) = share_axes.plot(
             [],
             [],
             color=IMPOSSIBLE_COLOR,
             lw=1.5,
-            label=r"local share of $\mathcal{L} = \infty$ outputs",
+            label=r"local share of $\mathcal{L} = \infty$",
         )
         self.moving(self._curve)
         self._overall = self.moving(
             share_axes.axhline(
-                0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"$\Pr[\mathcal{L} = \infty]$ overall"
+                0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"overall $\Pr[\mathcal{L} = \infty]$"
             )
         )
         self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, label="zoom"))
         share_axes.set(
             xlim=(-5, 10),
-            ylim=(0, 1.15),
+            ylim=(0, 1.2),
             xlabel="output (true answer 0; neighbour 1)",
             ylabel="share of outputs",
             title="outputs from 0 that 1 cannot produce",
         )
-        share_axes.legend(loc="upper center", fontsize=9, ncols=3)
+        share_axes.legend(
+            loc="upper center", fontsize=9, ncols=3, columnspacing=1.0, handlelength=1.5
+        )
 
     def _apply(self, *, epsilon, position):
         epsilon = float(check.positive("epsilon", epsilon))

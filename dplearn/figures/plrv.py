@@ -1292,6 +1292,8 @@ class DistinguishingEvents(_Figure):
         zoomed.set_title(
             rf"zoom on $x < {self.zoom:g}$: published counts, $\mathcal{{L}} = \infty$"
         )
+        # Five ticks: the zoomed axis's labels are long (0.0125) and would touch.
+        zoomed.set_xticks(np.linspace(0, self.zoom, 5))
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, threshold, scale):
