@@ -122,7 +122,7 @@ def textbook_laplace(value, scale, draws):
 
     Args:
       value: the true answer, finite.
-      scale: Laplace scale b, > 0.
+      scale: Laplace scale b, > 0, with |value| + 37 b below 1.8e308 (the largest noise).
       draws: integers k in [0, 2**53); random() returned k * 2**-53.
 
     Returns:
@@ -209,8 +209,8 @@ def leak_window(scale, first_draw, count, value=0.0, neighbour=1.0):
 
     Args:
       scale: Laplace scale, > 0.
-      first_draw: first draw k of the window.
-      count: number of consecutive draws, >= 1.
+      first_draw: first draw k of the window, in [0, 2**53 - count].
+      count: number of consecutive draws, in [1, MAX_WINDOW].
       value: true answer of the first data set.
       neighbour: true answer of the neighbouring data set.
 
@@ -378,7 +378,8 @@ def sample_discrete_laplace(scale, size, *, rng):
     Integer and rational arithmetic only (Canonne, Kamath & Steinke 2020, Algorithm 2).
 
     Args:
-      scale: a rational > 0 (int, Fraction or a decimal string such as "2.5").
+      scale: a rational in (0, MAX_SCALE] (int, Fraction, float or a decimal string such
+        as "2.5").
       size: number of samples.
       rng: a numpy.random.Generator (source of uniform integers).
 
@@ -397,7 +398,8 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
     rational arithmetic only (Canonne, Kamath & Steinke 2020, Algorithm 3).
 
     Args:
-      sigma_squared: the variance parameter, a rational > 0 (int, Fraction or string).
+      sigma_squared: the variance parameter, a rational in (0, MAX_SCALE**2] (int,
+        Fraction, float or string).
       size: number of samples.
       rng: a numpy.random.Generator (source of uniform integers).
 
@@ -420,7 +422,7 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
 
 
 def discrete_laplace_pmf(values, scale):
-    """P(k) = tanh(1 / (2 scale)) exp(-|k| / scale) for integers k."""
+    """P(k) = tanh(1 / (2 scale)) exp(-|k| / scale) for whole numbers k, every scale > 0."""
     scale = check.positive("scale", scale, scalar=True)
     values = _whole_values(values)
     with np.errstate(over="ignore", under="ignore"):
@@ -436,7 +438,11 @@ def _whole_values(values):
 
 
 def discrete_gaussian_pmf(values, sigma_squared):
-    """P(k) = exp(-k**2 / (2 sigma**2)) / sum over all integers z of exp(-z**2 / (2 sigma**2))."""
+    """P(k) = exp(-k**2 / (2 sigma**2)) / sum over all integers z of exp(-z**2 / (2 sigma**2)).
+
+    Exact to a few ulps for every sigma**2 > 0: the sum directly below sigma**2 = 4, by
+    Poisson summation from there on. Values must be whole numbers.
+    """
     variance = check.positive("sigma_squared", sigma_squared, scalar=True)
     values = _whole_values(values)
     with np.errstate(over="ignore", under="ignore"):

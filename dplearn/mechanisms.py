@@ -76,7 +76,7 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     U must be uniform on the open interval (-1/2, 1/2): at either end ln 0 appears.
     ``rng.random() - 0.5`` lies in [-1/2, 1/2) and can return -1/2; here U is built on
     the grid of midpoints, so every sample is finite. For teaching only (see the module
-    docstring).
+    docstring). Any scale with |loc| + 40 scale below 1.8e308 (others raise a ValueError).
 
     Args:
       size: number (or shape) of samples.
@@ -107,7 +107,8 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
 def laplace_mechanism(value, epsilon, sensitivity=1.0, *, rng):
     """value + Lap(sensitivity / epsilon), elementwise: epsilon-DP for l1 sensitivity.
 
-    Floating-point noise: for teaching (see the module docstring).
+    Floating-point noise: for teaching (see the module docstring). Any epsilon and
+    sensitivity whose scale keeps |value| + 40 scales below 1.8e308.
 
     Args:
       value: true answer (scalar or array).
@@ -126,7 +127,8 @@ def laplace_mechanism(value, epsilon, sensitivity=1.0, *, rng):
 def gaussian_mechanism(value, epsilon, delta, sensitivity=1.0, *, rng, calibration="analytic"):
     """value + N(0, sigma^2), elementwise: (epsilon, delta)-DP for l2 sensitivity.
 
-    Floating-point noise: for teaching (see the module docstring).
+    Floating-point noise: for teaching (see the module docstring). Every (epsilon, delta)
+    that ``calibration`` can calibrate, while |value| + 40 sigma stays below 1.8e308.
 
     Args:
       value: true answer (scalar or array).

@@ -271,6 +271,9 @@ def global_sensitivity(
     have min_rows .. max_rows rows (y is x plus one row, both in that range); with
     "replace" they all have exactly max_rows rows.
 
+    At most ``MAX_PAIRS`` neighbouring pairs are enumerated (about half a second): larger
+    enumerations raise a ValueError before they start.
+
     The true Δf ranges over data sets of every size; this function sees sizes up to
     max_rows only. For counts, clipped sums and histograms the worst pair already
     appears with one row, so the value is exact; for a mean it depends on the size

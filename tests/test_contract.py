@@ -782,3 +782,46 @@ def test_privacy_loss_distributions_at_any_grid(family, scale, grid_width, k):
         exact = composition.compose(pair, k).delta(epsilon)
         assert not math.isnan(low) and not math.isnan(high)
         assert low <= exact * (1 + 1e-9) + 1e-12 and exact <= high * (1 + 1e-9) + 1e-12
+
+
+@given(
+    scale=st.one_of(moderate, positive_float),
+    first_draw=st.one_of(
+        st.integers(0, floating_point.DRAW_COUNT - 1),
+        st.sampled_from([-1, floating_point.DRAW_COUNT, 2.5, True]),
+    ),
+    count=st.one_of(st.integers(1, 64), st.sampled_from([0, 2**17, True])),
+    value=st.one_of(st.sampled_from([0.0, 1.0, 3000.0, 1e16]), any_float),
+)
+@settings(CONTRACT, max_examples=60)
+def test_leak_windows_at_any_parameters(scale, first_draw, count, value):
+    names = ("scale", "first_draw", "count", "value", "outputs")
+    window, error = call(floating_point.leak_window, scale, first_draw, count, value, names=names)
+    if error is None:
+        assert window["outputs"].size == count
+        assert window["impossible"].dtype == bool
+    fraction, error = call(
+        floating_point.impossible_fraction_near, scale, [0.5, 3.0], 8, value, names=names
+    )
+    if error is None:
+        assert np.all((fraction >= 0) & (fraction <= 1))
+    draws = np.arange(1, 200, dtype=np.int64) * 2**44
+    estimate, error = call(
+        floating_point.distinguishing_probability, scale, draws, value, names=names
+    )
+    if error is None:
+        assert 0 <= estimate[0] <= 1 and not math.isnan(estimate[1])
+
+
+@given(
+    uniform=st.one_of(st.floats(-0.5, 0.5), any_float, not_a_number),
+    sensitivity=st.one_of(moderate, positive_float),
+    epsilon=st.one_of(moderate, positive_float),
+)
+@CONTRACT
+def test_post_noisy_digit_at_any_parameters(uniform, sensitivity, epsilon):
+    names = ("uniform", "sensitivity", "epsilon")
+    digit, error = call(floating_point.post_noisy_digit, uniform, sensitivity, epsilon, names=names)
+    if error is None:
+        # The post's formula gives +-inf at U = +-1/2, as the lesson shows; never NaN.
+        assert not np.any(np.isnan(digit))
