@@ -33,6 +33,7 @@ from matplotlib.markers import MarkerStyle
 from matplotlib.patches import Patch, Polygon
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
+from matplotlib.ticker import NullLocator
 
 from dplearn import composition, privacy_loss
 from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
@@ -226,7 +227,8 @@ class _CompositionFigure(Explorer):
         which Agg stamps from a cache; ``_set_moving_xlim`` places them. The axis title
         is a static text below them (``_static_xlabel``).
         """
-        ax.tick_params(axis="x", which="both", bottom=False, labelbottom=False)
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
         below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         labels = [
             ax.plot([], [], ls="none", color="black", mew=0, transform=below, clip_on=False)[0]
