@@ -77,10 +77,20 @@ def _check_size(n, maximum=MAX_COUNT):
 
 
 def _check_matrix(matrix):
+    """A mechanism P[j | i]: square, at least 2 x 2, rows of probabilities summing to 1
+    (to 1e-6: a linear program's answers carry its tolerances)."""
     matrix = check.finite("matrix", matrix)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(
             f"matrix must be a square matrix of at least 2 x 2, got shape {matrix.shape}"
+        )
+    if (
+        np.any(matrix < -1e-6)
+        or np.any(matrix > 1 + 1e-6)
+        or not np.allclose(matrix.sum(axis=1), 1.0, rtol=0, atol=1e-6)
+    ):
+        raise ValueError(
+            f"matrix must hold probabilities P[j | i] whose rows sum to 1, got {matrix!r}"
         )
     return matrix
 
@@ -150,6 +160,8 @@ def _check_losses(losses, size):
     losses = check.finite("losses", losses)
     if losses.shape != (size, size):
         raise ValueError(f"losses must be a {size} x {size} matrix, got shape {losses.shape}")
+    if np.any(losses < 0):
+        raise ValueError(f"losses must be >= 0, got {losses!r}")
     return losses
 
 
@@ -216,7 +228,9 @@ def expected_loss(matrix, prior, losses):
     matrix = _check_matrix(matrix)
     prior = _check_prior(prior, matrix.shape[0] - 1)
     losses = _check_losses(losses, matrix.shape[0])
-    return float(np.sum(prior[:, None] * matrix * losses))
+    with np.errstate(over="ignore"):
+        # Losses near the float limit may sum beyond it: inf is then the answer.
+        return float(np.sum(prior[:, None] * matrix * losses))
 
 
 @dataclass(frozen=True)
@@ -322,11 +336,14 @@ def best_remap(matrix, prior, losses):
     losses = _check_losses(losses, size)
     joint = prior[:, None] * matrix  # P[true i, output j]
     # posterior_loss[j, y] = sum_i joint[i, j] l(i, y)
-    posterior_loss = joint.T @ losses
+    with np.errstate(over="ignore", invalid="ignore"):
+        posterior_loss = joint.T @ losses
     choice = np.argmin(posterior_loss, axis=1)
     remap = np.zeros((size, size))
     remap[np.arange(size), choice] = 1.0
-    return Solution(matrix @ remap, float(posterior_loss[np.arange(size), choice].sum()))
+    with np.errstate(over="ignore"):
+        total = float(posterior_loss[np.arange(size), choice].sum())
+    return Solution(matrix @ remap, total)
 
 
 @dataclass(frozen=True)

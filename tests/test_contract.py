@@ -515,6 +515,35 @@ def test_optimality_at_any_parameters(n, epsilon, loss):
         assert optimality.is_differentially_private(comparison.optimal.matrix, epsilon, 1e-7)
 
 
+@given(
+    size=st.integers(1, 5),
+    entries=st.lists(any_float, min_size=25, max_size=25),
+    losses=st.lists(st.one_of(any_float, st.just(HUGE)), min_size=25, max_size=25),
+    epsilon=any_float,
+)
+@example(size=2, entries=[0.5] * 25, losses=[HUGE, -HUGE, HUGE, HUGE] + [0.0] * 21, epsilon=1.0)
+@example(size=2, entries=[0.5] * 25, losses=[HUGE] * 25, epsilon=1.0)
+@CONTRACT
+def test_mechanism_matrices_at_any_values(size, entries, losses, epsilon):
+    """Any matrix: a ValueError naming it, or an answer (inf where the loss sum overflows)."""
+    matrix = np.array(entries[: size * size]).reshape(size, size)
+    if size > 1 and np.all(np.isfinite(matrix)):
+        # Half the draws are made row-stochastic, so that the computations are reached.
+        matrix = np.abs(matrix) + 1.0
+        matrix = matrix / matrix.sum(axis=1, keepdims=True)
+    losses = np.array(losses[: size * size]).reshape(size, size)
+    prior = np.full(size, 1.0 / size)
+    names = ("matrix", "prior", "losses", "epsilon", "tolerance")
+    for function, args in [
+        (optimality.is_differentially_private, (matrix, epsilon)),
+        (optimality.expected_loss, (matrix, prior, losses)),
+        (optimality.best_remap, (matrix, prior, losses)),
+    ]:
+        result, error = call(function, *args, names=names)
+        if error is None and function is optimality.expected_loss:
+            assert not math.isnan(result)
+
+
 def test_is_differentially_private_with_infinite_factors():
     matrix = optimality.truncated_geometric(3, 1.0)
     assert optimality.is_differentially_private(matrix, math.inf)
