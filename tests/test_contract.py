@@ -195,6 +195,21 @@ def test_pairs_accept_every_spelling_of_a_number(make, names, spell):
     assert pair.delta(0.5) == reference.delta(0.5)
 
 
+@pytest.mark.parametrize("spell", spellings)
+def test_every_spelling_of_a_number_gives_the_same_answer(spell):
+    # Values exact in float32 too, so that every spelling is the same number.
+    for function, args in [
+        (calibration.laplace_scale, (0.5, 2.0)),
+        (calibration.gaussian_sigma_classic, (0.5, 0.25, 2.0)),
+        (calibration.gaussian_sigma_analytic, (0.5, 0.25, 2.0)),
+        (privacy_loss.gaussian_log_delta, (0.5, 0.25)),
+        (floating_point.discrete_gaussian_pmf, (3.0, 2.0)),
+    ]:
+        assert function(*map(spell, args)) == function(*args), function.__name__
+    matrix = optimality.truncated_geometric(3, spell(0.5))
+    assert np.array_equal(matrix, optimality.truncated_geometric(3, 0.5))
+
+
 @pytest.mark.parametrize(("function", "args", "names"), SCALAR_CALLS, ids=lambda x: repr(x))
 @given(bad=not_a_number, position=st.integers(0, 2))
 @CONTRACT
