@@ -154,3 +154,83 @@ def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+# --- A projector-sized layout ----------------------------------------------------------
+
+
+class ManyNumbers(GaussianDensities):
+    """The test figure with five controls, a wide figure and a short readout."""
+
+    figure_id = "TEST-2"
+    controls = {
+        "sigma": controls.SIGMA,
+        "sensitivity": controls.SENSITIVITY,
+        "epsilon": controls.EPSILON,
+        "delta": controls.DELTA,
+        "mechanism": controls.Choice("mechanism", ("Gaussian", "Laplace")),
+    }
+    defaults = {
+        "sigma": math.sqrt(3),
+        "sensitivity": 1.0,
+        "epsilon": 1.0,
+        "delta": 1e-5,
+        "mechanism": "Gaussian",
+    }
+    figsize = (11.0, 3.6)
+
+    def _apply(self, sigma, sensitivity, epsilon, delta, mechanism):
+        super()._apply(sigma, sensitivity)
+
+    def numbers(self):
+        return {f"$x_{{{index}}}$": float(index) for index in range(3)}
+
+
+def test_many_controls_go_in_two_columns_and_a_long_readout_in_columns_too():
+    view = explore(ManyNumbers())
+    top, figure = view.children
+    controls_box, readout = top.children
+    assert isinstance(controls_box, widgets.GridBox)
+    assert controls_box.layout.grid_template_columns == "repeat(2, max-content)"
+    assert readout is view.readout and figure is view.view
+    # Twelve numbers above a wide figure, beside one slider: two columns of six rows.
+    from dplearn.figures.widgets import _layout
+
+    assert _layout(view.explorer, 1, 12) == (False, 1, 2)
+    # The buttons are a control like the sliders, with words.
+    assert isinstance(view.sliders["mechanism"], widgets.ToggleButtons)
+
+
+def test_a_narrow_figure_gets_its_readout_beside_it():
+    view = explore(GaussianDensities())
+    controls_box, row = view.children
+    assert (
+        isinstance(controls_box, widgets.VBox) and "dplearn-controls" in controls_box._dom_classes
+    )
+    assert row.children == (view.view, view.readout)
+    assert "dplearn-exploration" in view._dom_classes
+
+
+def test_readout_names_are_typeset_once_and_only_numbers_change():
+    explorer = GaussianDensities()
+    view = explore(explorer)
+    (column,) = view.readout.children
+    names, values = column.children
+    assert isinstance(names, widgets.HTMLMath) and "δ at ε = ln 3" in names.value
+    assert not isinstance(values, widgets.HTMLMath)
+    before_names, before_values = names.value, values.value
+    view.sliders["sigma"].value = 0.5
+    (column_after,) = view.readout.children
+    assert column_after.children[0] is names and names.value == before_names
+    assert values.value != before_values
+    expected = privacy_loss.gaussian(0.5).delta(math.log(3))
+    assert format_number(expected) in values.value and format_number(expected) in view.readout.value
+
+
+def test_refresh_shows_a_change_made_from_code():
+    explorer = GaussianDensities()
+    view = explore(explorer)
+    explorer.update(sigma=4.0)
+    view.refresh()
+    expected = privacy_loss.gaussian(4.0).delta(math.log(3))
+    assert format_number(expected) in view.readout.value
