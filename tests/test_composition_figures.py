@@ -461,23 +461,42 @@ def test_comp6_one_laplace_release_is_its_closed_form_tradeoff():
 
 
 def test_comp6_laplace_clt_mu_and_where_it_is_not_a_bound():
-    figure = make("COMP-6")  # Laplace, epsilon0 = 0.5, k = 5
+    figure = make("COMP-6")  # Laplace, epsilon0 = 0.5, k = 2
     numbers = figure.numbers()
     mean, variance = laplace_moments(0.5)
-    mu = 2 * math.sqrt(5) * float(mean / mpmath.sqrt(variance))
+    mu = 2 * math.sqrt(2) * float(mean / mpmath.sqrt(variance))
     assert numbers[r"$\mu$ of the CLT's $G_\mu$"] == pytest.approx(mu, rel=1e-10)
-    # The exact profile against dp_accounting; where the figure shades, the CLT's delta
-    # (a Gaussian delta with sensitivity / sigma = mu) is below the exact one.
-    optimistic, _ = dp_accounting_bracket("Laplace", 2.0, 5, 1e-4)
+    # The exact profile against dp_accounting; the CLT's delta is a Gaussian delta with
+    # sensitivity / sigma = mu, in mpmath.
+    optimistic, pessimistic = dp_accounting_bracket("Laplace", 2.0, 2, 1e-4)
     grid, exact, clt = figure.state["grid"], figure.state["exact_delta"], figure.state["clt_delta"]
-    for epsilon, value, approximation in list(zip(grid, exact, clt, strict=True))[::25]:
-        assert optimistic.get_delta_for_epsilon(float(epsilon)) <= value * (1 + 1e-9) + 1e-15
-        assert approximation == pytest.approx(gaussian_delta(epsilon, 1 / mu), rel=1e-9, abs=1e-300)
-    first = numbers[r"CLT $\delta$ below exact from $\varepsilon$"]
-    assert isinstance(first, float)
-    below = clt < exact
-    assert below.any() and grid[below][0] == pytest.approx(first)
-    assert numbers[r"largest exact $\delta$ / CLT $\delta$"] > 1
+    for epsilon, value, approximation in list(zip(grid, exact, clt, strict=True))[::20]:
+        epsilon = float(epsilon)
+        assert optimistic.get_delta_for_epsilon(epsilon) <= value * (1 + 1e-9) + 1e-15
+        assert value <= pessimistic.get_delta_for_epsilon(epsilon) * (1 + 1e-9) + 1e-15
+        assert approximation == pytest.approx(gaussian_delta(epsilon, 1 / mu), rel=1e-9)
+    # The red band spans exactly the epsilons where the CLT's delta is below the exact one,
+    # and there the ratio drawn is above 1.
+    below = clt < exact * (1 - 1e-9)
+    first = numbers[r"CLT $\delta$ too small from $\varepsilon$"]
+    last = numbers[r"… up to $\varepsilon$"]
+    assert grid[below][0] == pytest.approx(first) and grid[below][-1] == pytest.approx(last)
+    assert 0 < first < last < 2 * 0.5
+    # Where the CLT is too small, the exact delta from dp_accounting's optimistic end (a
+    # lower bound) is still above the CLT's mpmath delta at the middle of the band.
+    middle = float(grid[below][below.sum() // 2])
+    assert optimistic.get_delta_for_epsilon(middle) > gaussian_delta(middle, 1 / mu)
+    ratio = numbers[r"largest exact $\delta$ / CLT $\delta$"]
+    assert ratio == pytest.approx(float(np.max(exact / clt)), rel=1e-12) and ratio > 1.1
+    x, y = figure.ratio_line.get_data()
+    assert np.all(y[below] > 1)
+    assert polygon_area(figure.below.get_xy()) > 0
+
+
+def test_comp6_gaussian_shows_no_red():
+    figure = make("COMP-6", mechanism="Gaussian", releases=50)
+    assert figure.numbers()[r"CLT $\delta$ too small from $\varepsilon$"] == "never"
+    assert polygon_area(figure.below.get_xy()) == pytest.approx(0, abs=1e-12)
 
 
 def test_comp6_beta_at_alpha_against_the_profile():
@@ -491,3 +510,17 @@ def test_comp6_beta_at_alpha_against_the_profile():
     assert lower - 1e-9 <= beta
     upper = max(1 - optimistic.get_delta_for_epsilon(e) - math.exp(e) * 0.1 for e in grid)
     assert beta <= upper + 2e-3  # a grid step of 1e-3 in epsilon
+
+
+def test_comp4_drawn_exact_curve_is_within_two_tenths_of_a_percent_of_the_closed_form():
+    from dplearn import composition, privacy_loss
+
+    for epsilon0, delta in [(0.1, 1e-5), (1.5, 1e-8), (0.01, 0.01)]:
+        figure = make("COMP-4", epsilon0=epsilon0, delta=delta)
+        drawn = figure.state["exact"]
+        pair = privacy_loss.laplace(1 / epsilon0)
+        exact = np.array(
+            [composition.compose(pair, int(k)).epsilon_for_delta(delta) for k in figure.exact_grid]
+        )
+        assert np.all(drawn >= exact * (1 - 1e-12))  # a pessimistic accountant's curve
+        np.testing.assert_allclose(drawn, exact, rtol=2e-3)
