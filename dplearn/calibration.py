@@ -232,11 +232,17 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
         return log_delta - target, np.where(tail, tail_step, near_one_step)
 
     size = epsilon.size
-    everywhere = np.ones(size, dtype=bool)
     lower = np.full(size, _LOG_RATIO_LOW)
     upper = np.full(size, _LOG_RATIO_HIGH)
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
-        found = (gap(lower, everywhere) <= 0) & (gap(upper, everywhere) >= 0)
+        # The root lies inside unless delta is below delta(0, 2.2e-308) ~ 9e-309 (ln -709)
+        # or epsilon is so large that even r = 1e154 falls short; only such elements are
+        # checked, each on its own.
+        doubtful = np.flatnonzero((log_target < -690.0) | (epsilon > 1e300))
+        found = np.ones(size, dtype=bool)
+        found[doubtful] = (gap(lower[doubtful], doubtful) <= 0) & (
+            gap(upper[doubtful], doubtful) >= 0
+        )
         # Start where a = r/2 - epsilon/r = -z with z = sqrt(2 ln(1.25 / delta)), the
         # classic calibration's tail point: r = 2 epsilon / (z + sqrt(z**2 + 2 epsilon)),
         # which is the classic r for small epsilon and sqrt(2 epsilon) for large; and

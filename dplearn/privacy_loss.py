@@ -353,12 +353,12 @@ def gaussian_log_delta(epsilon, ratio):
 
 
 # Where each form of the Gaussian delta is used (see _gaussian_log_delta).
-_FAR = 12.0
-_SMALL_RATIO = 1.0
-_FAR_TERMS = 24
-# Gauss-Legendre nodes and weights on [0, 1]: 64 points integrate the smooth, positive
-# integrand below to the last digit (checked against mpmath in the tests).
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(64)
+_FAR = 20.0
+_SMALL_RATIO = 0.1
+_FAR_TERMS = 12
+# Gauss-Legendre nodes and weights on [0, 1]: 24 points integrate the smooth, positive
+# integrand below to the last digit (checked against mpmath in the tests; 20 are not).
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
 _NODES, _WEIGHTS = (_NODES + 1.0) / 2.0, _WEIGHTS / 2.0
 _SPLIT = 2.0**27 + 1.0
 
@@ -386,10 +386,19 @@ def _gaussian_upper(epsilon, r):
     """
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         quotient = epsilon / r
-        # epsilon - quotient * r is exact (Sterbenz, then Dekker's product error).
-        remainder = (epsilon - quotient * r) - _two_product_error(quotient, r)
-        correction = np.where(np.isfinite(remainder), remainder / r, 0.0)
-        return (r / 2.0 - quotient) - correction
+        upper = r / 2.0 - quotient
+        # Below epsilon / r = 64 the rounding of the quotient (7e-15) moves ln delta by
+        # less than 1e-14: only larger quotients (those elements alone) pay for the fix.
+        large = quotient > 64.0
+        if np.any(large):
+            q, divisor = quotient[large], np.broadcast_to(r, quotient.shape)[large]
+            # epsilon - q * r is exact (Sterbenz, then Dekker's product error).
+            dividend = np.broadcast_to(epsilon, quotient.shape)[large]
+            remainder = (dividend - q * divisor) - _two_product_error(q, divisor)
+            correction = np.where(np.isfinite(remainder), remainder / divisor, 0.0)
+            upper = np.array(upper, dtype=float)
+            upper[large] = (divisor / 2.0 - q) - correction
+        return upper
 
 
 def _gaussian_log_delta(epsilon, r):
@@ -405,13 +414,13 @@ def _gaussian_log_delta_parts(epsilon, r):
     With c = -a, delta = phi(a) (M(c) - M(c + r)), where M(c) = integral over t > 0 of
     exp(-c t - t**2 / 2) is the Mills ratio sqrt(pi/2) erfcx(c / sqrt2). Four forms, each
     used where it keeps every digit:
-    - a <= -12 (far tail): M's asymptotic series, whose terms give M(c) - M(c + r)
+    - a <= -20 (far tail): M's asymptotic series (12 terms), whose terms give M(c) - M(c + r)
       term by term as c**-(2n+1) (1 - (1 + r/c)**-(2n+1)), with no cancellation;
-    - r <= 1, a > -12: the difference as one integral, r times the integral of
+    - r <= 0.1, a > -20: the difference as one integral, r times the integral of
       exp(-c t - t**2/2) t exprel(-r t), by Gauss-Legendre quadrature;
-    - r > 1, -12 < a < 0: the difference of two erfcx values (it loses at most 13x
-      the rounding error here);
-    - r > 1, a >= 0: ln(1 - complement) with the complement Phi(-a) + e^epsilon Phi(a - r)
+    - r > 0.1, -20 < a < 0: the difference of two erfcx values (it loses at most 210x
+      the rounding error here: 5e-14);
+    - r > 0.1, a >= 0: ln(1 - complement) with the complement Phi(-a) + e^epsilon Phi(a - r)
       a sum of two positive terms, so that delta near 1 keeps its digits.
     Each element takes its own branch: alone or inside an array, it gets the same value.
     The second part, ln delta - ln phi(a), is computed without subtracting the two: the

@@ -544,7 +544,7 @@ def test_mechanism_matrices_at_any_values(size, entries, losses, epsilon):
     matrix = np.array(entries[: size * size]).reshape(size, size)
     if size > 1 and np.all(np.isfinite(matrix)):
         # Half the draws are made row-stochastic, so that the computations are reached.
-        matrix = np.abs(matrix) + 1.0
+        matrix = np.minimum(np.abs(matrix), 1e300) + 1.0
         matrix = matrix / matrix.sum(axis=1, keepdims=True)
     losses = np.array(losses[: size * size]).reshape(size, size)
     prior = np.full(size, 1.0 / size)
