@@ -55,7 +55,8 @@ def format_number(value):
 
 def _flat(number_html):
     # An exponent must not make its row taller than the name beside it.
-    return number_html.replace("<sup>", "<sup style='line-height:0'>")
+    raised = "vertical-align:baseline;position:relative;top:-0.45em;font-size:75%"
+    return number_html.replace("<sup>", f"<sup style='{raised}'>")
 
 
 def _escape_name(name):
