@@ -434,51 +434,64 @@ def _gaussian_log_delta_parts(epsilon, r):
     small = ~far & (r <= _SMALL_RATIO)
     tail = ~far & ~small & (upper < 0)
     central = ~far & ~small & (upper >= 0)
+    # Empty branches are skipped: their loops would cost more than the rest for short
+    # arrays (which branch an element takes never depends on the others).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        c, ratio = -upper[far], r[far]
-        shift = ratio / c
-        growth = np.log1p(shift)
-        # log1p(x) / x -> 1 as x -> 0, where x itself may have underflowed.
-        tiny_shift = shift < 1e-30
-        log_ratio = np.where(tiny_shift, 1.0, growth / np.where(tiny_shift, 1.0, shift))
-        total = np.zeros(c.shape)
-        term = np.ones(c.shape)
-        inverse_square = 1.0 / (c * c)
-        for n in range(_FAR_TERMS):
-            power = 2 * n + 1
-            # (1 - (1 + shift)**-power) / shift, through exprel so that no digit is lost.
-            total += term * (power * log_ratio * special.exprel(-power * growth))
-            term = term * (-power * inverse_square)
-        relative[far] = np.log(ratio) - 2.0 * np.log(c) + np.log(total)
-        result[far] = -(c * c) / 2.0 - _HALF_LOG_2PI + relative[far]
-
-        a, ratio = upper[small], r[small]
-        c = -a
-        # Beyond this span the integrand is below exp(-50) of its value at 0.
-        span = np.sqrt(c * c + 100.0) - c
-        total = np.zeros(c.shape)
-        for node, weight in zip(_NODES, _WEIGHTS, strict=True):
-            t = node * span
-            total += weight * (np.exp(-c * t - t * t / 2.0) * t * special.exprel(-ratio * t))
-        relative[small] = np.log(ratio) + np.log(total * span)
-        result[small] = -(a * a) / 2.0 - _HALF_LOG_2PI + relative[small]
-
-        a = upper[tail]
-        b = a - r[tail]
-        difference = special.erfcx(-a / _SQRT2) - special.erfcx(-b / _SQRT2)
-        relative[tail] = _HALF_LOG_2PI - _LOG2 + np.log(difference)
-        result[tail] = -(a * a) / 2.0 - _LOG2 + np.log(difference)
-
-        a = upper[central]
-        b = a - r[central]
-        # e^epsilon Phi(b) = exp(-a**2 / 2) erfcx(-b / sqrt2) / 2, as a**2 - b**2 = -2 epsilon.
-        complement = (
-            np.exp(-(a * a) / 2.0) / 2.0 * (special.erfcx(a / _SQRT2) + special.erfcx(-b / _SQRT2))
-        )
-        result[central] = np.log1p(-complement)
-        relative[central] = result[central] + (a * a) / 2.0 + _HALF_LOG_2PI
+        if np.any(far):
+            _far_tail(upper, r, far, result, relative)
+        if np.any(small):
+            _small_ratio(upper, r, small, result, relative)
+        if np.any(tail):
+            a = upper[tail]
+            b = a - r[tail]
+            log_difference = np.log(special.erfcx(-a / _SQRT2) - special.erfcx(-b / _SQRT2))
+            relative[tail] = _HALF_LOG_2PI - _LOG2 + log_difference
+            result[tail] = -(a * a) / 2.0 - _LOG2 + log_difference
+        if np.any(central):
+            a = upper[central]
+            b = a - r[central]
+            # e^epsilon Phi(b) = exp(-a**2 / 2) erfcx(-b / sqrt2) / 2: a**2 - b**2 = -2 epsilon.
+            half_square = (a * a) / 2.0
+            both = special.erfcx(a / _SQRT2) + special.erfcx(-b / _SQRT2)
+            complement = np.exp(-half_square) / 2.0 * both
+            result[central] = np.log1p(-complement)
+            relative[central] = result[central] + half_square + _HALF_LOG_2PI
     result[np.isinf(epsilon)] = -np.inf
     return result, relative
+
+
+def _far_tail(upper, r, far, result, relative):
+    """The far-tail branch of ``_gaussian_log_delta_parts``, in place."""
+    c, ratio = -upper[far], r[far]
+    shift = ratio / c
+    growth = np.log1p(shift)
+    # log1p(x) / x -> 1 as x -> 0, where x itself may have underflowed.
+    tiny_shift = shift < 1e-30
+    log_ratio = np.where(tiny_shift, 1.0, growth / np.where(tiny_shift, 1.0, shift))
+    total = np.zeros(c.shape)
+    term = np.ones(c.shape)
+    inverse_square = 1.0 / (c * c)
+    for n in range(_FAR_TERMS):
+        power = 2 * n + 1
+        # (1 - (1 + shift)**-power) / shift, through exprel so that no digit is lost.
+        total += term * (power * log_ratio * special.exprel(-power * growth))
+        term = term * (-power * inverse_square)
+    relative[far] = np.log(ratio) - 2.0 * np.log(c) + np.log(total)
+    result[far] = -(c * c) / 2.0 - _HALF_LOG_2PI + relative[far]
+
+
+def _small_ratio(upper, r, small, result, relative):
+    """The small-ratio branch (quadrature) of ``_gaussian_log_delta_parts``, in place."""
+    a, ratio = upper[small], r[small]
+    c = -a
+    # Beyond this span the integrand is below exp(-50) of its value at 0.
+    span = np.sqrt(c * c + 100.0) - c
+    total = np.zeros(c.shape)
+    for node, weight in zip(_NODES, _WEIGHTS, strict=True):
+        t = node * span
+        total += weight * (np.exp(-c * t - t * t / 2.0) * t * special.exprel(-ratio * t))
+    relative[small] = np.log(ratio) + np.log(total * span)
+    result[small] = -(a * a) / 2.0 - _HALF_LOG_2PI + relative[small]
 
 
 @dataclass(frozen=True)
