@@ -35,6 +35,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dplearn import _validation as check
+
 __all__ = [
     "NOTIONS",
     "Row",
@@ -132,7 +134,16 @@ def _describe(row):
 
 def _answer(query, rows):
     """The query's answer as a tuple of floats (one float for a number)."""
-    value = np.asarray(query(rows), dtype=float)
+    answer = query(rows)
+    try:
+        # A yes/no query counts as 0/1 (the type rules reject booleans as parameters).
+        array = np.asarray(answer)
+        value = check.number("query", array.astype(float) if array.dtype.kind == "b" else array)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"query must return a number or a flat vector of numbers, got {answer!r} "
+            f"on the data set {rows!r}"
+        ) from None
     if value.ndim > 1:
         raise ValueError(f"query must return a number or a flat vector, got shape {value.shape}")
     if not np.all(np.isfinite(value)):

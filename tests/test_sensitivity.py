@@ -198,3 +198,12 @@ def test_enumerations_beyond_the_limit_are_refused_before_they_start():
         s.global_sensitivity(s.count_blue_eyes, max_rows=True)
     result = s.global_sensitivity(s.count_blue_eyes, max_rows=3, notion="both")
     assert result.pairs_checked == s._pair_count(len(s.TOY_UNIVERSE), 3, "both", 0)
+
+
+def test_a_query_answer_that_is_not_a_number_is_named():
+    for query in [lambda rows: None, lambda rows: "x", lambda rows: [[1], [2, 3]]]:
+        with pytest.raises(ValueError, match="query must return a number"):
+            s.local_sensitivity(query)
+    # A yes/no query counts as 0/1.
+    anyone_blue = s.global_sensitivity(lambda rows: any(r.eyes == "blue" for r in rows))
+    assert anyone_blue.l1 == 1.0
