@@ -455,43 +455,18 @@ class ComposedLaplace(ComposedPair):
         return check.scalar_or_array(self._tables.density(x))
 
     def epsilon_for_delta(self, delta):
-        """Smallest epsilon >= 0 whose delta is <= delta, vectorised: safeguarded Newton
-        steps on ln delta (d delta / d epsilon = -e^epsilon P_D2[L > epsilon]) inside a
-        bracket, then a step up to the safe side if round-off left delta a hair above.
+        """Smallest epsilon >= 0 whose delta is <= delta, vectorised.
+
+        delta is known exactly at the atoms (k - 2 j) epsilon0; between the two that
+        bracket the target, Newton steps within one piece, then a step to the safe side if
+        round-off left delta a hair above the target.
 
         Args:
           delta: target delta(s), in (0, 1).
         """
         target = check.probability_open("delta", delta)
-        shape = target.shape
-        target = np.atleast_1d(target).astype(float)
-        low = np.zeros(target.shape)
-        high = np.full(target.shape, self.max_loss)
-        epsilon = low.copy()
-        log_target = np.log(target)
-        for _ in range(100):
-            value = self._hockey(epsilon)
-            above = value > target
-            low = np.where(above, epsilon, low)
-            high = np.where(above, high, epsilon)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                slope = np.exp(epsilon) * self._exceeds_d2(epsilon) / value  # -d ln delta
-                step = epsilon + (np.log(value) - log_target) / slope
-            inside = np.isfinite(step) & (step > low) & (step < high)
-            new = np.where(inside, step, 0.5 * (low + high))
-            if np.all((np.abs(new - epsilon) <= 4 * np.spacing(new)) | (high - low <= 0)):
-                epsilon = new
-                break
-            epsilon = new
-        epsilon = np.where(self._hockey(np.zeros(1)) <= target, 0.0, high)
-        # high has delta <= target; a few ulps lower may too (bisection's last step).
-        for _ in range(8):
-            lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
-            fine = (epsilon > 0) & (self._hockey(lower) <= target)
-            if not np.any(fine):
-                break
-            epsilon = np.where(fine, lower, epsilon)
-        return check.scalar_or_array(epsilon.reshape(shape))
+        epsilon = self._tables.epsilon_for(np.atleast_1d(target))
+        return check.scalar_or_array(epsilon.reshape(target.shape))
 
     # The closed form, term by term -------------------------------------------------
 
@@ -611,6 +586,8 @@ def _tilted_pieces(epsilon0, k):
       (coefficients (k, k), log_scales (k,)): piece n is
       exp(log_scales[n]) sum_i coefficients[n, i] C(k-1, i) s^i (1 - s)^(k-1-i), s = w - n.
     """
+    if k * math.log(2.0 + epsilon0) < 600.0:
+        return _tilted_pieces_plain(epsilon0, k)
     if epsilon0 not in _TILTED_CHECKPOINTS and len(_TILTED_CHECKPOINTS) >= 8:
         # Keep the memory bounded: forget the oldest epsilon0.
         _TILTED_CHECKPOINTS.pop(next(iter(_TILTED_CHECKPOINTS)))
@@ -625,6 +602,49 @@ def _tilted_pieces(epsilon0, k):
         if size % _CHECKPOINT_EVERY == 0:
             checkpoints[size] = state
     return state
+
+
+def _tilted_pieces_plain(epsilon0, k):
+    """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2) in plain floats, without
+    per-piece scales: exact as long as its smallest piece, about (2 + epsilon0)^-k, stays far
+    above the float range's end (k ln(2 + epsilon0) < 600), and several times faster.
+
+    nu is symmetric about 1/2, so nu^(*k) is symmetric about k / 2 (piece k - 1 - n is piece
+    n reversed): only the lower half of the pieces is carried through the steps.
+    """
+    atom = 1.0 / (2.0 + epsilon0)  # nu-tilde: atoms `atom` at 0 and 1, and a uniform
+    uniform = epsilon0 / (2.0 + epsilon0)  # of mass `uniform` on (0, 1)
+    half = np.full((1, 1), uniform)  # pieces 0 .. ceil(size / 2) - 1
+    atoms = np.array([atom, atom])  # atoms of nu-tilde^(*size) at 0..size
+    for size in range(2, k + 1):
+        old = size - 1
+        needed = (size + 1) // 2  # new pieces 0 .. needed - 1
+        if needed > half.shape[0]:  # the middle old piece, as the mirror of its twin
+            half = np.vstack([half, half[old - needed][::-1]])
+        b = half[:needed]
+        weights = np.arange(old + 1) / old
+        elevated = np.zeros((needed, old + 1))
+        elevated[:, 1:] = (atom * weights[1:]) * b
+        elevated[:, :-1] += (atom * (1.0 - weights[:-1])) * b
+        below = np.zeros((needed, old + 1))  # partial sums of b below i
+        np.cumsum(b, axis=1, out=below[:, 1:])
+        above = np.zeros((needed, old + 1))  # partial sums from i, summed from the right
+        np.cumsum(b[:, ::-1], axis=1, out=above[:, -2::-1])
+        scale = uniform / old
+        new = np.empty((needed, size))
+        new[:] = (uniform * atoms[:needed])[:, None]  # an atom of the sum, then the uniform
+        new += elevated  # this release's W = 0 ...
+        new += scale * below  # ... or its uniform reaching back into piece n
+        new[1:] += elevated[:-1]  # W = 1 ...
+        new[1:] += scale * above[:-1]  # ... or the uniform reaching over from piece n - 1
+        half = new
+        atoms = atom * (np.concatenate([atoms, [0.0]]) + np.concatenate([[0.0], atoms]))
+    coefficients = np.empty((k, k))
+    coefficients[: half.shape[0]] = half
+    mirrored = k - half.shape[0]
+    coefficients[half.shape[0] :] = half[:mirrored][::-1, ::-1]
+    log_scales = np.full(k, k * math.log1p(epsilon0 / 2.0))
+    return coefficients, log_scales
 
 
 _TILTED_CHECKPOINTS = {}
@@ -643,7 +663,8 @@ def _tilted_step(epsilon0, coefficients, log_scales):
     elevated = (i / old) * padded[:, :-1][:, : old + 1] + (1 - i / old) * padded[:, 1:]
     cumulative = np.concatenate([np.zeros((old, 1)), np.cumsum(b, axis=1)], axis=1)
     low = cumulative / old  # int_0^t: partial sums below i
-    high = (cumulative[:, -1:] - cumulative) / old  # int_t^1: partial sums from i
+    # int_t^1: partial sums from i, summed from the right end (no difference of sums).
+    high = np.concatenate([np.cumsum(b[:, ::-1], axis=1)[:, ::-1], np.zeros((old, 1))], 1) / old
     # Atoms of nu^(*old): C(old, j) / 2^old at j = 0..old; each convolved with
     # (epsilon0 / 2) U(0, 1) adds a constant on piece j.
     j = np.arange(old + 1)
@@ -676,9 +697,11 @@ def _tilted_step(epsilon0, coefficients, log_scales):
 
 
 @functools.lru_cache(maxsize=64)
-def _bernstein_basis(degree, size):
-    """B_i^degree(s) at the Chebyshev points s of [0, 1] (rows), i = 0..degree (columns)."""
-    s = (np.cos(np.pi * (np.arange(size) + 0.5) / size) + 1.0) / 2.0
+def _bernstein_basis(degree, size, cell=0, cells=1):
+    """B_i^degree(s) (columns i = 0..degree) at the Chebyshev points of cell ``cell`` of
+    [0, 1] cut into ``cells`` equal cells (rows)."""
+    sigma = (np.cos(np.pi * (np.arange(size) + 0.5) / size) + 1.0) / 2.0
+    s = (cell + sigma) / cells
     basis = stats.binom.pmf(np.arange(degree + 1)[None, :], degree, s[:, None])
     basis.setflags(write=False)
     return basis
@@ -693,74 +716,119 @@ def _chebyshev_coefficients(values):
     return coefficients
 
 
-def _clenshaw(coefficients, u):
-    """sum_m coefficients[..., m] T_m(u), one row of coefficients per point (Clenshaw).
+@functools.lru_cache(maxsize=64)
+def _chebyshev_nodes(points):
+    """Chebyshev points of the first kind cos(pi (j + 1/2) / P) and their barycentric
+    weights (-1)^j sin(pi (j + 1/2) / P) (Berrut & Trefethen, "Barycentric Lagrange
+    interpolation", 2004)."""
+    angles = np.pi * (np.arange(points) + 0.5) / points
+    nodes, weights = np.cos(angles), (-1.0) ** np.arange(points) * np.sin(angles)
+    nodes.setflags(write=False)
+    weights.setflags(write=False)
+    return nodes, weights
 
-    A few points go through Python floats, many through numpy arrays: the same IEEE
-    operations in the same order, so a point gets the same value alone or in an array.
-    """
+
+def _integral_values(values):
+    """Values at the Chebyshev points of int_0^tau f, from f's values there (tau = (u + 1)
+    / 2), and the whole integral int_0^1 f. The degree-P term the integration adds
+    vanishes at the P points and is below round-off when P leaves room (it does here)."""
+    points = values.shape[-1]
+    coefficients = np.polynomial.chebyshev.chebint(
+        _chebyshev_coefficients(values), lbnd=-1, scl=0.5, axis=-1
+    )
+    total = coefficients.sum(axis=-1)  # T_m(1) = 1
+    return _chebyshev_values(coefficients[..., :points]), total
+
+
+def _chebyshev_values(coefficients):
+    """Values at the Chebyshev points of the first kind of Chebyshev series (last axis,
+    as many points as coefficients), by a type-III DCT."""
+    halved = coefficients.copy()
+    halved[..., 1:] /= 2.0
+    return fft.dct(halved, type=3, axis=-1)
+
+
+def _barycentric(nodes, weights, tables, rows, u):
+    """The interpolants through ``tables[rows]`` (values at ``nodes``) at u, one row per
+    point, by the second barycentric formula: stable at Chebyshev points, and the same
+    arithmetic for a point alone or in an array."""
     u = np.asarray(u, dtype=float)
-    if u.size <= 16:
-        rows = np.broadcast_to(coefficients, u.shape + coefficients.shape[-1:]).reshape(
-            -1, coefficients.shape[-1]
-        )
-        values = [
-            _clenshaw_one(row.tolist(), point) for row, point in zip(rows, u.ravel(), strict=True)
-        ]
-        return np.array(values, dtype=float).reshape(u.shape)
-    b1 = np.zeros(u.shape)
-    b2 = np.zeros(u.shape)
-    twice = 2.0 * u
-    for m in range(coefficients.shape[-1] - 1, 0, -1):
-        b1, b2 = coefficients[..., m] + twice * b1 - b2, b1
-    return coefficients[..., 0] + u * b1 - b2
-
-
-def _clenshaw_one(coefficients, u):
-    b1 = b2 = 0.0
-    twice = 2.0 * u
-    for m in range(len(coefficients) - 1, 0, -1):
-        b1, b2 = coefficients[m] + twice * b1 - b2, b1
-    return coefficients[0] + u * b1 - b2
+    difference = u[..., None] - nodes
+    difference = np.where(difference == 0.0, 1e-300, difference)  # exactly on a node
+    ratio = weights / difference
+    total = ratio.sum(axis=-1)
+    return [(ratio * table[rows]).sum(axis=-1) / total for table in tables]
 
 
 class _LaplaceTables:
     """P[L > t], delta(t), the density and the quantile of k Laplace releases, from the
-    Bernstein pieces of ``_tilted_pieces``: on each piece the law of W is an exact
-    polynomial times e^(-epsilon0 w), tabulated once as Chebyshev series (degree
-    k + 24 + 2 epsilon0, accurate to a few ulps of each piece's mass) of its integrals."""
+    Bernstein pieces of ``_tilted_pieces``.
+
+    On each unit piece the law of W is an exact polynomial times e^(-epsilon0 w). Each
+    piece is split into S = ceil(epsilon0) cells, so that the exponential varies by at
+    most a factor e per cell, and on each cell the integrals the methods need are
+    tabulated once at Chebyshev points (degree k + 32 + 3 epsilon0 / S), evaluated by
+    barycentric interpolation: accurate to a few ulps of each cell's mass.
+    """
 
     def __init__(self, epsilon0, k):
         self.epsilon0, self.k = epsilon0, k
+        self.sub = max(1, int(math.ceil(epsilon0)))
+        self.cells = k * self.sub
+        self.rate = epsilon0 / self.sub  # the exponential's rate in a cell's own variable
         coefficients, log_scales = _tilted_pieces(epsilon0, k)
-        size = k + 24 + int(math.ceil(2.0 * epsilon0))
-        nodes = np.cos(np.pi * (np.arange(size) + 0.5) / size)  # in [-1, 1]
-        s = (nodes + 1.0) / 2.0
-        basis = _bernstein_basis(k - 1, size)  # (size, k)
-        # (k, size): each piece's polynomial at the nodes (einsum: no threaded BLAS call).
-        values = np.einsum("ni,mi->nm", coefficients, basis)
-        self.log_factor = log_scales - epsilon0 * np.arange(k)  # ln of each piece's scale
+        points = k + 32 + int(math.ceil(3.0 * self.rate))
+        self.nodes, self.node_weights = _chebyshev_nodes(points)
+        sigma = (self.nodes + 1.0) / 2.0
+        # (k, S, points): each piece's polynomial at each cell's nodes (einsum, not BLAS).
+        values = np.stack(
+            [
+                np.einsum("ni,mi->nm", coefficients, _bernstein_basis(k - 1, points, q, self.sub))
+                for q in range(self.sub)
+            ],
+            axis=1,
+        ).reshape(self.cells, points)
+        cell = np.arange(self.cells)
+        self.log_factor = np.repeat(log_scales, self.sub) - epsilon0 * cell / self.sub
         with np.errstate(under="ignore"):
             self.factor = np.exp(self.log_factor)
-        chebyshev = np.polynomial.chebyshev
-        density = _chebyshev_coefficients(values * np.exp(-epsilon0 * s))
-        self.density_series = density
-        self.lower = chebyshev.chebint(density, lbnd=-1, scl=0.5, axis=1)  # int_0^tau
-        raised = _chebyshev_coefficients(values * np.exp(epsilon0 * s))
-        self.raised = chebyshev.chebint(raised, lbnd=-1, scl=0.5, axis=1)
-        grid = np.linspace(-1.0, 1.0, 17)
-        self.cdf_grid = self.factor[:, None] * np.maximum(
-            chebyshev.chebval(grid, self.lower.T), 0.0
+        rate = self.rate
+        # Per cell, at the nodes: the density g (per unit of W), its integral F from the
+        # cell's start, R = int e^(2 rate sigma) dF, and C = int_0^sigma e^(2 rate s) F ds,
+        # with which E(sigma) = 2 rate e^(-2 rate sigma) C(sigma), a sum of positive terms.
+        self.density_values = values * np.exp(-rate * sigma)
+        lower, lower_total = _integral_values(self.density_values)
+        self.lower_values = lower / self.sub
+        raised, _ = _integral_values(values * np.exp(rate * sigma))
+        self.raised_values = raised / self.sub
+        self.spread_values, spread_total = _integral_values(
+            self.lower_values * np.exp(2.0 * rate * sigma)
         )
-        self._finish(self.cdf_grid[:, -1].copy())
+        cell_mass = self.factor * np.maximum(lower_total, 0.0) / self.sub
+        # E_c(1), for the recurrence over cells.
+        self._whole = self.factor * 2.0 * rate * math.exp(-2.0 * rate) * np.maximum(spread_total, 0)
+        self._cdf_grid = None
+        self._finish(cell_mass)
 
-    def _finish(self, piece_mass):
-        """Cumulative sums over pieces and atoms, and delta at the integers."""
+    @property
+    def cdf_grid(self):
+        """F_c at 17 equally spaced points of every cell (where quantiles start)."""
+        if self._cdf_grid is None:
+            grid = np.linspace(-1.0, 1.0, 17)
+            rows = np.broadcast_to(np.arange(self.cells)[:, None], (self.cells, grid.size))
+            (cdf,) = _barycentric(self.nodes, self.node_weights, [self.lower_values], rows, grid)
+            cdf = self.factor[:, None] * np.maximum(cdf, 0.0)
+            cdf[:, 0], cdf[:, -1] = 0.0, self.cell_mass
+            self._cdf_grid = cdf
+        return self._cdf_grid
+
+    def _finish(self, cell_mass):
+        """Cumulative sums over cells and atoms, and delta at the cells' edges."""
         epsilon0, k = self.epsilon0, self.k
-        self.piece_mass = piece_mass
+        self.cell_mass = cell_mass
         # Atoms of W: C(k, j) e^(-j epsilon0) / 2^k at j.
         j = np.arange(k + 1)
-        self.log_atoms = (
+        log_atoms = (
             special.gammaln(k + 1)
             - special.gammaln(j + 1)
             - special.gammaln(k - j + 1)
@@ -768,42 +836,113 @@ class _LaplaceTables:
             - j * epsilon0
         )
         with np.errstate(under="ignore"):
-            self.atoms = np.exp(self.log_atoms)
-        self.below = np.concatenate([[0.0], np.cumsum(piece_mass)])  # pieces before n
-        self.beyond = np.concatenate([np.cumsum(piece_mass[::-1])[::-1], [0.0]])  # from n
+            self.atoms = np.exp(log_atoms)
+        self.below = np.concatenate([[0.0], np.cumsum(cell_mass)])  # cells before c
+        self.beyond = np.concatenate([np.cumsum(cell_mass[::-1])[::-1], [0.0]])  # from c
         self.atoms_before = np.concatenate([[0.0], np.cumsum(self.atoms)])  # j < n
         self.atoms_from = np.concatenate([np.cumsum(self.atoms[::-1])[::-1], [0.0]])  # j >= n
-        # delta of the continuous part at x = n (the pieces before n), by the positive
-        # recurrence T_(n+1) = e^(-2 e0) T_n + (1 - e^(-2 e0)) below[n] + E_n(1).
-        whole = self._in_piece_delta(np.arange(k), np.ones(k)) if k else np.zeros(0)
-        decay = math.exp(-2.0 * epsilon0)
-        drive = -math.expm1(-2.0 * epsilon0) * self.below[:-1] + whole
-        self.at_integers = np.concatenate([[0.0], signal.lfilter([1.0], [1.0, -decay], drive)])
-        lattice_masses = self.atoms
-        self.lattice = _Lattice(k, epsilon0, lattice_masses, stride=2)
+        # delta of the continuous part at each cell's start x = c / S, by the positive
+        # recurrence T_(c+1) = e^(-2 rate) T_c + (1 - e^(-2 rate)) below[c] + E_c(1).
+        whole = getattr(self, "_whole", None)
+        if whole is None:
+            whole = self._in_piece_delta(np.arange(self.cells), np.ones(self.cells))
+        decay = math.exp(-2.0 * self.rate)
+        drive = -math.expm1(-2.0 * self.rate) * self.below[:-1] + whole
+        self.at_cells = np.concatenate([[0.0], signal.lfilter([1.0], [1.0, -decay], drive)])
+        self.lattice = _Lattice(k, epsilon0, self.atoms, stride=2)
+        # delta at every cell's start (the atoms' deltas where the cell starts on one).
+        starts = np.arange(self.cells + 1)
+        losses = k * epsilon0 - 2.0 * epsilon0 * starts / self.sub
+        losses[:: self.sub] = self.lattice.losses  # exactly the atoms
+        self.delta_at_cells = np.maximum.accumulate(self.lattice.hockey(losses) + self.at_cells)
 
-    def _partial(self, n, tau):
-        """F_n(tau) = int_0^tau g(n + s) ds, g the A(D1) density of W (tau in [0, 1])."""
-        return self.factor[n] * np.maximum(_clenshaw(self.lower[n], 2.0 * tau - 1.0), 0.0)
+    def _evaluate(self, tables, c, sigma):
+        return _barycentric(self.nodes, self.node_weights, tables, c, 2.0 * sigma - 1.0)
 
-    def _piece_density(self, n, tau):
-        """g(n + tau)."""
-        return self.factor[n] * np.maximum(_clenshaw(self.density_series[n], 2.0 * tau - 1.0), 0)
+    def _partial(self, c, sigma):
+        """F_c(sigma): the A(D1) mass of W from cell c's start to sigma (in [0, 1])."""
+        (lower,) = self._evaluate([self.lower_values], c, sigma)
+        return self.factor[c] * np.maximum(lower, 0.0)
 
-    def _in_piece_delta(self, n, tau):
-        """E_n(tau) = int_0^tau (1 - e^(-2 e0 (tau - s))) g(n + s) ds, g the A(D1) density."""
-        u = 2.0 * tau - 1.0
-        lower = _clenshaw(self.lower[n], u)
-        raised = _clenshaw(self.raised[n], u)
+    def _piece_density(self, c, sigma):
+        """The A(D1) density of W, per unit of W, at sigma in cell c."""
+        (density,) = self._evaluate([self.density_values], c, sigma)
+        return self.factor[c] * np.maximum(density, 0.0)
+
+    def _in_piece_delta(self, c, sigma):
+        """E_c(sigma) = int (1 - e^(-2 e0 (x - w))) dP(w) over cell c up to x: E' = 2 rate
+        (F - E), so E(sigma) = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s) F(s) ds."""
+        (spread,) = self._evaluate([self.spread_values], c, sigma)
         with np.errstate(under="ignore"):
-            value = lower - np.exp(-2.0 * self.epsilon0 * tau) * raised
-        return self.factor[n] * np.maximum(value, 0.0)
+            decay = np.exp(-2.0 * self.rate * sigma)
+        return self.factor[c] * 2.0 * self.rate * decay * np.maximum(spread, 0.0)
+
+    def _in_piece_delta_slope(self, c, sigma):
+        """d E_c / d sigma = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s) dF(s)."""
+        (raised,) = self._evaluate([self.raised_values], c, sigma)
+        with np.errstate(under="ignore"):
+            decay = np.exp(-2.0 * self.rate * sigma)
+        return self.factor[c] * 2.0 * self.rate * decay * np.maximum(raised, 0.0)
+
+    def epsilon_for(self, target):
+        """Smallest epsilon >= 0 with hockey(epsilon) <= target, for an array of targets.
+
+        delta is known at every cell's start; within the cell that brackets the target,
+        delta(x) = (1 - z) U + z D_c + E_c(sigma), z = e^(-2 rate sigma), is solved by
+        safeguarded Newton steps, then stepped to the safe side by ulps.
+        """
+        target = np.asarray(target, dtype=float)
+        k, e0, sub = self.k, self.epsilon0, self.sub
+        known = self.delta_at_cells  # increasing in c
+        c = np.clip(np.searchsorted(known, target, side="right") - 1, 0, self.cells - 1)
+        upper = self.atoms_before[c // sub + 1] + self.below[c]
+        lower = known[c]
+        end = known[c + 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sigma = np.clip(np.nan_to_num((target - lower) / (end - lower), nan=1.0), 0.0, 1.0)
+
+        def gap(sigma):
+            with np.errstate(under="ignore"):
+                z = np.exp(-2.0 * self.rate * sigma)
+            value = (1.0 - z) * upper + z * lower + self._in_piece_delta(c, sigma) - target
+            slope = 2.0 * self.rate * z * np.maximum(upper - lower, 0.0)
+            return value, slope + self._in_piece_delta_slope(c, sigma)
+
+        low, high = np.zeros(sigma.shape), np.ones(sigma.shape)
+        for _ in range(40):
+            value, slope = gap(sigma)
+            low = np.where(value < 0, sigma, low)
+            high = np.where(value >= 0, sigma, high)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                step = sigma - value / slope
+            newton = np.isfinite(step) & (step >= low) & (step <= high)
+            new = np.where(newton, step, 0.5 * (low + high))
+            settled = np.all((np.abs(new - sigma) <= 1e-15) | (high - low <= 1e-15))
+            sigma = new
+            if settled:
+                break
+        epsilon = np.maximum(k * e0 - 2.0 * e0 * (c + sigma) / sub, 0.0)
+        epsilon = np.where(self.hockey(np.zeros(1)) <= target, 0.0, epsilon)
+        # Round-off: step up until delta, as ``hockey`` evaluates it, is not above the
+        # target, then down while it stays so (a few ulps either way).
+        for _ in range(64):
+            high = self.hockey(epsilon) > target
+            if not np.any(high):
+                break
+            epsilon = np.where(high, np.nextafter(epsilon, np.inf), epsilon)
+        for _ in range(64):
+            lower_epsilon = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
+            fine = (epsilon > 0) & (self.hockey(lower_epsilon) <= target)
+            if not np.any(fine):
+                break
+            epsilon = np.where(fine, lower_epsilon, epsilon)
+        return epsilon
 
     def _locate(self, x):
-        """Piece index n in 0..k (k: past the last piece) and offset tau >= 0 of each x."""
-        x = np.clip(np.asarray(x, dtype=float), 0.0, None)
-        n = np.minimum(np.floor(x), self.k).astype(np.int64)
-        return n, x - n
+        """Cell index c in 0..cells (cells: past the last one) and offset sigma >= 0."""
+        scaled = np.clip(np.asarray(x, dtype=float), 0.0, None) * self.sub
+        c = np.minimum(np.floor(scaled), self.cells).astype(np.int64)
+        return c, scaled - c
 
     def _x(self, t):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -813,22 +952,22 @@ class _LaplaceTables:
     def w_below(self, x):
         """Continuous part of P[W < x] under A(D1)."""
         x = np.asarray(x, dtype=float)
-        n, tau = self._locate(x)
-        inside = n < self.k
-        row = np.minimum(n, self.k - 1)
-        partial = self._partial(row, np.minimum(tau, 1.0))
-        below = self.below[n] + np.where(inside, partial, 0.0)
+        c, sigma = self._locate(x)
+        inside = c < self.cells
+        row = np.minimum(c, self.cells - 1)
+        partial = self._partial(row, np.minimum(sigma, 1.0))
+        below = self.below[c] + np.where(inside, partial, 0.0)
         return np.where(x > 0, below, 0.0)
 
     def w_above(self, x):
         """Continuous part of P[W > x] under A(D1), summed from the top (no cancellation
         with 1)."""
-        n, tau = self._locate(x)
-        inside = n < self.k
-        row = np.minimum(n, self.k - 1)
-        done = self._partial(row, np.minimum(tau, 1.0))
-        rest = np.maximum(self.piece_mass[row] - done, 0.0)
-        return np.where(inside, self.beyond[np.minimum(n + 1, self.k)] + rest, 0.0)
+        c, sigma = self._locate(x)
+        inside = c < self.cells
+        row = np.minimum(c, self.cells - 1)
+        done = self._partial(row, np.minimum(sigma, 1.0))
+        rest = np.maximum(self.cell_mass[row] - done, 0.0)
+        return np.where(inside, self.beyond[np.minimum(c + 1, self.cells)] + rest, 0.0)
 
     def exceeds(self, t):
         """P[L > t] under A(D1)."""
@@ -846,7 +985,7 @@ class _LaplaceTables:
 
     def _atoms_at_or_above(self, x):
         first = np.clip(np.ceil(x), 0, self.k + 1).astype(np.int64)
-        return self.atoms_from[np.minimum(first, self.k + 1)] if self.k else 0.0
+        return self.atoms_from[np.minimum(first, self.k + 1)]
 
     def exceeds_d2(self, t):
         """P[L > t] under A(D2) = P[L < -t] under A(D1) (the pair is symmetric)."""
@@ -859,48 +998,47 @@ class _LaplaceTables:
         """delta(t) = E[max(0, 1 - e^(t - L))] for any real t."""
         t = np.asarray(t, dtype=float)
         x = self._x(t)
-        n, tau = self._locate(x)
-        row = np.minimum(n, self.k - 1)
-        inside = n < self.k
-        in_piece = np.where(inside, self._in_piece_delta(row, np.minimum(tau, 1.0)), 0.0)
+        c, sigma = self._locate(x)
+        row = np.minimum(c, self.cells - 1)
+        inside = c < self.cells
+        in_cell = np.where(inside, self._in_piece_delta(row, np.minimum(sigma, 1.0)), 0.0)
         with np.errstate(under="ignore"):
-            decay = np.exp(-2.0 * self.epsilon0 * tau)
+            decay = np.exp(-2.0 * self.rate * sigma)
         continuous = (
-            -np.expm1(-2.0 * self.epsilon0 * tau) * self.below[n] + decay * (self.at_integers[n])
+            -np.expm1(-2.0 * self.rate * sigma) * self.below[c] + decay * (self.at_cells[c])
         )
-        continuous = np.where(x > 0, continuous + in_piece, 0.0)
+        continuous = np.where(x > 0, continuous + in_cell, 0.0)
         return self.lattice.hockey(t) + continuous
 
     def density(self, t):
         """Density of the continuous part of L at t."""
         x = self._x(t)
-        n, tau = self._locate(x)
-        row = np.minimum(n, self.k - 1)
+        c, sigma = self._locate(x)
+        row = np.minimum(c, self.cells - 1)
         inside = (x > 0) & (x < self.k)
-        value = self.factor[row] * _clenshaw(
-            self.density_series[row], 2.0 * np.minimum(tau, 1.0) - 1
-        )
+        value = self._piece_density(row, np.minimum(sigma, 1.0))
         # dP/dt = g(x) |dx/dt|, |dx/dt| = 1 / (2 epsilon0).
         return np.where(inside, np.maximum(value, 0.0) / (2.0 * self.epsilon0), 0.0)
 
     def quantile(self, p):
         """Smallest t with P[L > t] <= p."""
         p = np.asarray(p, dtype=float)
-        k, e0 = self.k, self.epsilon0
-        before = self.atoms_before[: k + 1] + self.below  # P[W < n], n = 0..k
-        after = before + self.atoms  # P[W <= n]
-        n = np.clip(np.searchsorted(before, p, side="right") - 1, 0, k)
-        on_atom = (p <= after[n]) | (n >= k)
-        target = p - after[n]
-        row = np.minimum(n, k - 1)
-        tau = self._solve_partial(row, target)
-        x = np.where(on_atom, n, n + tau)
+        k, e0, sub = self.k, self.epsilon0, self.sub
+        starts = np.arange(self.cells + 1)
+        on_integer = starts % sub == 0
+        before = self.atoms_before[-(-starts // sub)] + self.below  # P[W < c / S]
+        after = before + np.where(on_integer, self.atoms[np.minimum(starts // sub, k)], 0.0)
+        c = np.clip(np.searchsorted(before, p, side="right") - 1, 0, self.cells)
+        on_atom = (p <= after[c]) | (c >= self.cells)
+        row = np.minimum(c, self.cells - 1)
+        sigma = self._solve_partial(row, p - after[c])
+        x = np.where(on_atom, c, c + sigma) / sub
         return k * e0 - 2.0 * e0 * x
 
     def _solve_partial(self, row, target):
-        """tau in [0, 1] with F_row(tau) = target."""
-        # Start from the tabulated within-piece CDF, then safeguarded Newton steps.
-        grid = self.cdf_grid[row]  # (..., G) at tau = 0, 1/(G-1), ..., 1
+        """sigma in [0, 1] with F_row(sigma) = target."""
+        # Start from the tabulated within-cell CDF, then safeguarded Newton steps.
+        grid = self.cdf_grid[row]  # (..., G) at sigma = 0, 1/(G-1), ..., 1
         last = grid.shape[-1] - 1
         cell = np.clip(np.sum(grid < target[..., None], axis=-1) - 1, 0, last - 1)
         left = np.take_along_axis(grid, cell[..., None], axis=-1)[..., 0]
@@ -908,44 +1046,48 @@ class _LaplaceTables:
         with np.errstate(divide="ignore", invalid="ignore"):
             share = np.clip(np.nan_to_num((target - left) / (right - left)), 0.0, 1.0)
         low, high = cell / last, (cell + 1) / last
-        tau = low + share / last
+        sigma = low + share / last
         for _ in range(8):
-            value = self._partial(row, tau) - target
-            low = np.where(value < 0, tau, low)
-            high = np.where(value >= 0, tau, high)
-            slope = self._piece_density(row, tau)
+            value = self._partial(row, sigma) - target
+            low = np.where(value < 0, sigma, low)
+            high = np.where(value >= 0, sigma, high)
+            slope = self._piece_density(row, sigma) / self.sub
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                step = tau - value / slope
+                step = sigma - value / slope
             good = (step >= low) & (step <= high)
-            new_tau = np.where(good, step, 0.5 * (low + high))
-            settled = np.all(np.abs(new_tau - tau) <= 1e-15)
-            tau = new_tau
+            new_sigma = np.where(good, step, 0.5 * (low + high))
+            settled = np.all(np.abs(new_sigma - sigma) <= 1e-15)
+            sigma = new_sigma
             if settled:
                 break
-        return tau
+        return sigma
 
 
 class _SingleLaplaceTables(_LaplaceTables):
-    """One Laplace release: the same interface, every piece integral in closed form
-    (F(tau) = (1 - e^(-e0 tau)) / 2, E(tau) = (1 - e^(-e0 tau))^2 / 2)."""
+    """One Laplace release: the same interface, one cell, its integrals in closed form
+    (F(x) = (1 - e^(-e0 x)) / 2, E(x) = (1 - e^(-e0 x))^2 / 2)."""
 
     def __init__(self, epsilon0):
         self.epsilon0, self.k = epsilon0, 1
+        self.sub, self.cells, self.rate = 1, 1, epsilon0
         self._finish(np.array([-0.5 * math.expm1(-epsilon0)]))
 
-    def _partial(self, n, tau):
-        return -0.5 * np.expm1(-self.epsilon0 * tau)
+    def _partial(self, c, sigma):
+        return -0.5 * np.expm1(-self.epsilon0 * sigma)
 
-    def _piece_density(self, n, tau):
-        return 0.5 * self.epsilon0 * np.exp(-self.epsilon0 * tau)
+    def _piece_density(self, c, sigma):
+        return 0.5 * self.epsilon0 * np.exp(-self.epsilon0 * sigma)
 
-    def _in_piece_delta(self, n, tau):
-        return 0.5 * np.expm1(-self.epsilon0 * tau) ** 2
+    def _in_piece_delta(self, c, sigma):
+        return 0.5 * np.expm1(-self.epsilon0 * sigma) ** 2
+
+    def _in_piece_delta_slope(self, c, sigma):
+        return self.epsilon0 * np.exp(-self.epsilon0 * sigma) * -np.expm1(-self.epsilon0 * sigma)
 
     def _solve_partial(self, row, target):
         with np.errstate(divide="ignore", invalid="ignore"):
-            tau = -np.log1p(-2.0 * np.asarray(target, dtype=float)) / self.epsilon0
-        return np.clip(np.nan_to_num(tau, nan=1.0, posinf=1.0), 0.0, 1.0)
+            sigma = -np.log1p(-2.0 * np.asarray(target, dtype=float)) / self.epsilon0
+        return np.clip(np.nan_to_num(sigma, nan=1.0, posinf=1.0), 0.0, 1.0)
 
 
 def _laplace_kl(epsilon0):
