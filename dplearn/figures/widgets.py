@@ -167,13 +167,15 @@ class Exploration(widgets.VBox):
             controls_box = widgets.VBox(controls)
         controls_box.add_class("dplearn-controls")
         readout.layout.margin = "0 0 0 1em"
-        top = widgets.Layout(align_items="flex-start")
+        # Wrapping: where the page is narrower than Voilà's at 1280 px (JupyterLab with
+        # its file browser open), the readout moves below instead of off the page.
+        row = dict(align_items="flex-start", flex_flow="row wrap")
         if beside:
             # The figure keeps its own width, so the readout sits right beside it.
             view.layout.flex = "0 0 auto"
-            children = [controls_box, widgets.HBox([view, readout], layout=top)]
+            children = [controls_box, widgets.HBox([view, readout], layout=widgets.Layout(**row))]
         else:
-            children = [widgets.HBox([controls_box, readout], layout=top), view]
+            children = [widgets.HBox([controls_box, readout], layout=widgets.Layout(**row)), view]
         super().__init__(children)
         self.add_class("dplearn-exploration")
 
