@@ -31,6 +31,7 @@ Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.i
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 
@@ -48,6 +49,7 @@ __all__ = [
     "ComposedLaplace",
     "ComposedDiscreteLaplace",
     "compose",
+    "laplace_epsilon_for_delta",
     "basic",
     "advanced",
     "advanced_delta",
@@ -571,8 +573,23 @@ def _log_exp_gamma_integral(m, y):
     return result
 
 
-@functools.lru_cache(maxsize=32)
+_PIECES = collections.OrderedDict()  # (epsilon0, k) -> pieces, least recently used first
+_PIECES_KEPT = 48
+
+
 def _tilted_pieces(epsilon0, k):
+    """Cached ``_tilted_pieces_uncached``."""
+    key = (epsilon0, k)
+    if key in _PIECES:
+        _PIECES.move_to_end(key)
+        return _PIECES[key]
+    _PIECES[key] = pieces = _tilted_pieces_uncached(epsilon0, k)
+    while len(_PIECES) > _PIECES_KEPT:
+        _PIECES.popitem(last=False)
+    return pieces
+
+
+def _tilted_pieces_uncached(epsilon0, k):
     """The continuous part of nu^(*k), nu = (delta_0 + delta_1) / 2 + (epsilon0 / 2) U(0, 1).
 
     The law of W under A(D1) is e^(-epsilon0 w) nu(dw) (one release), so the k-fold law is
@@ -604,7 +621,7 @@ def _tilted_pieces(epsilon0, k):
     return state
 
 
-def _tilted_pieces_plain(epsilon0, k):
+def _tilted_pieces_plain(epsilon0, k, keep=()):
     """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2) in plain floats, without
     per-piece scales: exact as long as its smallest piece, about (2 + epsilon0)^-k, stays far
     above the float range's end (k ln(2 + epsilon0) < 600), and several times faster.
@@ -639,6 +656,13 @@ def _tilted_pieces_plain(epsilon0, k):
         new[1:] += scale * above[:-1]  # ... or the uniform reaching over from piece n - 1
         half = new
         atoms = atom * (np.concatenate([atoms, [0.0]]) + np.concatenate([[0.0], atoms]))
+        if size in keep and size < k:
+            _PIECES[(epsilon0, size)] = _unfold(half, size, epsilon0)
+    return _unfold(half, k, epsilon0)
+
+
+def _unfold(half, k, epsilon0):
+    """All k pieces from the lower half (piece k - 1 - n is piece n reversed)."""
     coefficients = np.empty((k, k))
     coefficients[: half.shape[0]] = half
     mirrored = k - half.shape[0]
@@ -733,11 +757,25 @@ def _integral_values(values):
     / 2), and the whole integral int_0^1 f. The degree-P term the integration adds
     vanishes at the P points and is below round-off when P leaves room (it does here)."""
     points = values.shape[-1]
-    coefficients = np.polynomial.chebyshev.chebint(
-        _chebyshev_coefficients(values), lbnd=-1, scl=0.5, axis=-1
-    )
+    coefficients = _chebyshev_integral(_chebyshev_coefficients(values))
     total = coefficients.sum(axis=-1)  # T_m(1) = 1
     return _chebyshev_values(coefficients[..., :points]), total
+
+
+def _chebyshev_integral(coefficients):
+    """Coefficients of int_0^tau, tau = (u + 1) / 2, of a Chebyshev series in u (last
+    axis), one degree more: b_m = (c'_(m-1) - c_(m+1)) / (2 m), c'_0 = 2 c_0, then b_0 so
+    that the integral is 0 at u = -1 (numpy's chebint, without its loop over terms)."""
+    shape = coefficients.shape[:-1]
+    size = coefficients.shape[-1]
+    padded = np.concatenate([coefficients, np.zeros(shape + (2,))], axis=-1)
+    previous = padded[..., : size + 1].copy()
+    previous[..., 0] *= 2.0
+    m = np.arange(1, size + 1)
+    result = np.empty(shape + (size + 1,))
+    result[..., 1:] = (previous[..., :size] - padded[..., 2 : size + 2]) / (2.0 * m)
+    result[..., 0] = -(result[..., 1:] * (-1.0) ** m).sum(axis=-1)
+    return 0.5 * result
 
 
 def _chebyshev_values(coefficients):
@@ -947,7 +985,8 @@ class _LaplaceTables:
     def _x(self, t):
         with np.errstate(over="ignore", invalid="ignore"):
             x = (self.k * self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
-        return np.nan_to_num(x, nan=0.0, posinf=self.k + 1.0, neginf=-1.0)
+        # t = -inf gives x = inf, t = inf gives -inf: both are clipped where used.
+        return np.clip(x, -1.0, self.k + 1.0)
 
     def w_below(self, x):
         """Continuous part of P[W < x] under A(D1)."""
@@ -1318,23 +1357,69 @@ def compose(pair, k):
     return _compose_cached(pair, k)
 
 
+def laplace_epsilon_for_delta(epsilon0, k, delta):
+    """Exact epsilon at delta of k Laplace releases of epsilon0 (sensitivity / scale),
+    for an array of k: one convolution pass serves every k (each k's law is a step of
+    the next one's), then ``ComposedLaplace.epsilon_for_delta`` for each.
+
+    Args:
+      epsilon0: epsilon of one release, > 0 (the pair ``laplace(1 / epsilon0)``).
+      k: numbers of releases, whole numbers in 1..LAPLACE_MAX_K (array or one).
+      delta: the target delta, in (0, 1).
+
+    Returns:
+      epsilon for each k (an array like k, or a float).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+    epsilon0 = _epsilon0(epsilon0)
+    ks = np.asarray(_ks(k))
+    delta = check.probability_open("delta", delta, scalar=True)
+    if np.any(ks > LAPLACE_MAX_K):
+        raise ValueError(
+            f"k must be <= {LAPLACE_MAX_K}, got {check._describe(ks[ks > LAPLACE_MAX_K])}"
+        )
+    pair = privacy_loss.laplace(1.0 / epsilon0)
+    wanted = sorted({int(value) for value in ks.ravel()})
+    largest = wanted[-1]
+    if (
+        (pair.max_loss, largest) not in _PIECES
+        and largest * math.log(2.0 + pair.max_loss) < 600.0
+        and pair.max_loss <= LAPLACE_MAX_EPSILON0
+    ):
+        _PIECES[(pair.max_loss, largest)] = _tilted_pieces_plain(
+            pair.max_loss, largest, keep=frozenset(wanted)
+        )
+    values = {n: compose(pair, n).epsilon_for_delta(delta) for n in wanted}
+    result = np.array([values[int(value)] for value in ks.ravel()], dtype=float)
+    return check.scalar_or_array(result.reshape(ks.shape))
+
+
 # ----------------------------------------------------------------------------------------
 # Bounds from (epsilon0, delta0) alone
 # ----------------------------------------------------------------------------------------
 
 
 def _epsilon0(epsilon0):
-    value = check.positive("epsilon0", epsilon0)
-    if value.ndim:
-        raise ValueError(f"epsilon0 must be a single number, got {epsilon0!r}")
-    return float(value)
+    return check.positive("epsilon0", epsilon0, scalar=True)
 
 
 def _delta0(delta0):
-    value = check._as_float_array("delta0", delta0)
-    if value.ndim or not 0 <= value < 1:
+    value = check.scalar("delta0", delta0)
+    if not 0 <= value < 1:
         raise ValueError(f"delta0 must be a single number in [0, 1), got {delta0!r}")
-    return float(value)
+    return value
+
+
+def _ks(k):
+    """k as an int, or an array of whole numbers >= 1 (for the bounds drawn against k)."""
+    array = check.number("k", k)
+    if array.ndim == 0:
+        return _k(k)
+    bad = ~np.isfinite(array) | (array != np.floor(array)) | (array < 1)
+    if np.any(bad):
+        raise ValueError(f"k must be whole numbers >= 1, got {check._describe(array[bad])}")
+    return array
 
 
 def basic(epsilon0, delta0, k):
@@ -1342,13 +1427,20 @@ def basic(epsilon0, delta0, k):
     (k epsilon0, k delta0)-DP (Dwork, McSherry, Nissim & Smith, "Calibrating noise to
     sensitivity in private data analysis", 2006).
 
+    Args:
+      epsilon0: epsilon of one release, > 0.
+      delta0: delta of one release, in [0, 1).
+      k: number of releases, a whole number >= 1 or an array of them.
+
     Returns:
-      (epsilon, delta), delta capped at 1.
+      (epsilon, delta), delta capped at 1 (arrays if k is one).
 
     Taught in: 08-add-up-privacy-losses.ipynb
     """
-    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
-    return k * epsilon0, min(k * delta0, 1.0)
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _ks(k)
+    if np.ndim(k) == 0:
+        return k * epsilon0, min(k * delta0, 1.0)
+    return k * epsilon0, np.minimum(k * delta0, 1.0)
 
 
 def advanced(epsilon0, delta0, k, delta_slack):
@@ -1360,7 +1452,7 @@ def advanced(epsilon0, delta0, k, delta_slack):
     Args:
       epsilon0: epsilon of one release, > 0.
       delta0: delta of one release, in [0, 1).
-      k: number of releases, >= 1.
+      k: number of releases, >= 1 (or an array of them, broadcast with delta_slack).
       delta_slack: the extra delta', in (0, 1); vectorised.
 
     Returns:
@@ -1368,9 +1460,9 @@ def advanced(epsilon0, delta0, k, delta_slack):
 
     Taught in: 08-add-up-privacy-losses.ipynb
     """
-    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _k(k)
+    epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _ks(k)
     slack = check.probability_open("delta_slack", delta_slack)
-    epsilon = epsilon0 * np.sqrt(2.0 * k * -np.log(slack)) + k * epsilon0 * math.expm1(epsilon0)
+    epsilon = epsilon0 * np.sqrt(2.0 * k * -np.log(slack)) + k * epsilon0 * np.expm1(epsilon0)
     return check.scalar_or_array(epsilon), check.scalar_or_array(np.minimum(k * delta0 + slack, 1))
 
 
@@ -1766,10 +1858,10 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
-    grid_width = float(check.positive("grid_width", grid_width))
+    grid_width = check.positive("grid_width", grid_width, scalar=True)
     if not isinstance(pessimistic, bool | np.bool_):
         raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
-    tail_mass = float(check.positive("tail_mass", tail_mass))
+    tail_mass = check.positive("tail_mass", tail_mass, scalar=True)
     if tail_mass > 1e-3:
         raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
     if not isinstance(connect_dots, bool | np.bool_):
@@ -1934,9 +2026,9 @@ def gaussian_tradeoff(mu, alpha):
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
-    mu = check._as_float_array("mu", mu)
-    if mu.ndim or not (mu >= 0):
-        raise ValueError(f"mu must be a single number >= 0, got {mu!r}")
+    mu = check.scalar("mu", mu)
+    if not mu >= 0 or math.isinf(mu):
+        raise ValueError(f"mu must be a finite number >= 0, got {mu!r}")
     alpha = check.probability_closed("alpha", alpha)
     # -Phi^-1(alpha) rather than Phi^-1(1 - alpha): exact for tiny alpha.
     with np.errstate(over="ignore"):
