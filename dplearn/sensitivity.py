@@ -309,6 +309,11 @@ def global_sensitivity(
     if not _is_int(min_rows) or not 0 <= min_rows <= max_rows:
         raise ValueError(f"min_rows must be a whole number in [0, max_rows], got {min_rows!r}")
     pairs = _pair_count(len(universe), int(max_rows), notion, int(min_rows))
+    if pairs == 0:
+        raise ValueError(
+            f"min_rows={min_rows!r} and max_rows={max_rows!r} leave no neighbouring pairs "
+            f"({notion}: adding a row needs sizes k and k + 1 within the range)"
+        )
     if pairs > MAX_PAIRS:
         raise ValueError(
             f"max_rows={max_rows!r} with a universe of {len(universe)} rows gives {pairs} "

@@ -574,6 +574,7 @@ def test_is_differentially_private_with_infinite_factors():
     min_rows=st.one_of(st.integers(-1, 3), st.just(False)),
     notion=st.sampled_from([*sensitivity.NOTIONS, "swap"]),
 )
+@example(max_rows=1, min_rows=1, notion="add-remove")
 @settings(CONTRACT, max_examples=30)
 def test_global_sensitivity_is_bounded(max_rows, min_rows, notion):
     result, error = call(
@@ -585,7 +586,7 @@ def test_global_sensitivity_is_bounded(max_rows, min_rows, notion):
         names=("max_rows", "min_rows", "notion"),
     )
     if error is None:
-        assert result.l1 == 1.0 and result.pairs_checked <= sensitivity.MAX_PAIRS
+        assert result.l1 == 1.0 and 0 < result.pairs_checked <= sensitivity.MAX_PAIRS
 
 
 # --- Floating point -------------------------------------------------------------------
