@@ -281,7 +281,8 @@ class ComposedGaussian(ComposedPair):
 
     def epsilon_for_delta(self, delta):
         """Smallest epsilon >= 0 whose delta is <= delta: the equivalent pair's root, then
-        stepped up while this class's delta is still a hair above (never too small)."""
+        stepped by ulps to the smallest epsilon whose delta, as ``delta`` computes it, is
+        not above the target."""
         epsilon = np.atleast_1d(np.asarray(self.equivalent.epsilon_for_delta(delta), float))
         target = np.atleast_1d(check.probability_open("delta", delta))
         for _ in range(64):
@@ -289,6 +290,12 @@ class ComposedGaussian(ComposedPair):
             if not np.any(high):
                 break
             epsilon = np.where(high, np.nextafter(epsilon, np.inf), epsilon)
+        for _ in range(64):  # and down while this delta allows it: the smallest such epsilon
+            lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
+            fine = np.isfinite(epsilon) & (epsilon > 0) & (np.asarray(self.delta(lower)) <= target)
+            if not np.any(fine):
+                break
+            epsilon = np.where(fine, lower, epsilon)
         return check.scalar_or_array(epsilon.reshape(np.shape(delta)))
 
     def loss_quantile(self, p):

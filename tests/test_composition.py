@@ -742,3 +742,93 @@ def test_bounds_contract(epsilon0, k, epsilon, delta):
             assert composition.optimal_delta(epsilon0, 0.0, k, target) <= delta
         slack = composition.advanced_delta(epsilon0, k, epsilon)
         assert 0.0 <= slack <= 1.0
+
+
+# ----------------------------------------------------------------------------------------
+# Wide ranges and the helpers the figures use
+# ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("epsilon0", "k"), [(5.0, 9), (10.0, 5), (20.0, 11), (2.0, 12)])
+def test_laplace_with_a_large_epsilon0_matches_the_closed_form(epsilon0, k):
+    # Large epsilon0: the exponential varies fast within a piece (cut into cells); the
+    # closed form's alternating sums are benign there (each term is e^(-j e0) smaller).
+    composed = composition.compose(privacy_loss.laplace(1.0 / epsilon0), k)
+    top = k * epsilon0
+    epsilon = np.array([0.0, 0.3, 0.31 * top, 0.77 * top, 0.999 * top])
+    assert np.allclose(composed.delta(epsilon), composed.closed_form_delta(epsilon), rtol=1e-11)
+    assert np.allclose(
+        composed.loss_exceeds(epsilon), composed.closed_form_exceeds(epsilon), rtol=1e-11
+    )
+    reference = mp_laplace_delta(epsilon0, k, float(epsilon[3]))
+    assert relative(composed.delta(epsilon[3]), reference) < 1e-11
+
+
+def test_laplace_lower_tail_against_mpmath():
+    # P[L <= x] far below the mean, summed from the bottom: no 1 - (almost 1).
+    epsilon0, k = 1.0, 10
+    composed = composition.compose(privacy_loss.laplace(1.0), k)
+    for x in [-9.5, -7.0, -3.3]:
+        below = 1 - mp_laplace_exceeds(epsilon0, k, x, dps=50)
+        assert relative(composed.loss_cdf(x), below) < 1e-11
+
+
+def test_laplace_epsilon_for_many_k_is_the_same_as_one_by_one():
+    ks = np.array([1, 2, 5, 17, 40, 100])
+    together = composition.laplace_epsilon_for_delta(0.1, ks, 1e-5)
+    alone = [
+        composition.compose(privacy_loss.laplace(10.0), int(k)).epsilon_for_delta(1e-5) for k in ks
+    ]
+    assert np.array_equal(together, alone)
+    assert together[-1] == pytest.approx(
+        composition.compose(privacy_loss.laplace(10.0), 100).epsilon_for_delta(1e-5)
+    )
+    with pytest.raises(ValueError, match="k"):
+        composition.laplace_epsilon_for_delta(0.1, [0, 3], 1e-5)
+
+
+def test_epsilon_for_delta_is_the_smallest_safe_epsilon():
+    for pair, k in [
+        (privacy_loss.laplace(10.0), 100),
+        (privacy_loss.laplace(0.05), 11),
+        (privacy_loss.gaussian(1.0), 7),
+    ]:
+        composed = composition.compose(pair, k)
+        targets = np.array([1e-300, 1e-30, 1e-12, 1e-6, 0.01, 0.2, 0.9])
+        epsilon = composed.epsilon_for_delta(targets)
+        assert np.all(composed.delta(epsilon) <= targets)
+        below = np.nextafter(epsilon, 0.0)
+        smallest = (
+            (epsilon == 0) | (composed.delta(below) > targets) | (epsilon == composed.max_loss)
+        )
+        assert np.all(smallest)
+
+
+def test_bounds_over_arrays_of_k():
+    ks = np.array([1, 10, 100, 1000])
+    epsilon, delta = composition.basic(0.1, 1e-6, ks)
+    assert np.allclose(epsilon, 0.1 * ks) and np.allclose(delta, 1e-6 * ks)
+    epsilon, delta = composition.advanced(0.1, 0.0, ks, 1e-5)
+    for value, k in zip(epsilon, ks, strict=True):
+        assert value == composition.advanced(0.1, 0.0, int(k), 1e-5)[0]
+
+
+def test_many_gaussian_releases_by_repeated_squaring():
+    # 1000 releases on a fine grid: the one-shot transform would need 16 million points,
+    # so the PLD is squared with cuts; the bracket still holds the exact value.
+    pair = privacy_loss.gaussian(1.0)
+    bracket = composition.pld_bracket(pair, 1000, 1e-3)
+    exact = composition.compose(pair, 1000)
+    epsilon = np.array([600.0, 630.0, 640.0])
+    low, high = bracket.delta(epsilon)
+    assert np.all(low <= exact.delta(epsilon) * (1 + 1e-12))
+    assert np.all(exact.delta(epsilon) <= high * (1 + 1e-12))
+    assert bracket.pessimistic.masses.size < 10**6
+
+
+def test_optimal_composition_for_a_million_releases():
+    epsilon = composition.optimal_epsilon(1e-3, 0.0, 10**6, 1e-5)
+    assert composition.optimal_delta(1e-3, 0.0, 10**6, epsilon) <= 1e-5
+    assert composition.optimal_delta(1e-3, 0.0, 10**6, epsilon * (1 - 1e-9)) > 1e-5
+    # Below the advanced bound, above the CLT-like sqrt(2 k ln(1/delta)) e0 heuristic's half.
+    assert epsilon < composition.advanced(1e-3, 0.0, 10**6, 1e-5)[0]
