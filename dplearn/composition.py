@@ -1329,7 +1329,7 @@ def _convolve_power(single, k):
         power = np.convolve(power, power)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=128)
 def _compose_cached(pair, k):
     if isinstance(pair, privacy_loss.GaussianNoise):
         return ComposedGaussian(pair, k)
