@@ -399,8 +399,10 @@ class LossesAdd(_CompositionFigure):
         else:
             bound = "max L = ∞"
         clipped = f" (slider {releases}; Laplace stops at {k})" if k != releases else ""
+        # The numbers are in the readout beside the figure; the note only says what
+        # the picture cannot (text costs more to draw than all the curves).
         self.note.set_text(
-            f"{mechanism}, k = {k}{clipped}\nε = {_value_text(epsilon)}{arrow}\n{bound}"
+            "\n".join(line for line in (clipped.strip(" ()"), arrow.strip()) if line)
         )
         self.state = dict(
             pair=pair,
@@ -601,9 +603,7 @@ class ComposedLossByProbability(_CompositionFigure):
             box.set_data([0, width, width, 0], [1, 1, 0, 0])
         self._set_moving_xlim(self.axes[1], 0.0, right)
         clipped = f" (Laplace stops at {k})" if k != releases else ""
-        self.note.set_text(
-            f"{mechanism}, k = {k}{clipped}\nδ₁ = {_value_text(width)}\nδ = {_value_text(delta)}"
-        )
+        self.note.set_text(clipped.strip(" ()"))
         self.state = dict(
             composed=composed, k=k, epsilon=epsilon, width=width, delta=delta, region=region
         )
@@ -752,12 +752,7 @@ class PrivacyProfiles(_CompositionFigure):
         values = [at["exact"], at["optimal"], at["advanced"]]
         self.marks.set_data([shown] * 3, [max(v, floor) for v in values])
         arrow = " (off the axis →)" if epsilon > right else ""
-        self.note.set_text(
-            f"k = {k}, ε = {_value_text(epsilon)}{arrow}\n"
-            f"exact δ = {_value_text(at['exact'])}\n"
-            f"optimal δ = {_value_text(at['optimal'])}\n"
-            f"advanced δ = {_value_text(at['advanced'])}"
-        )
+        self.note.set_text(f"ε = {_value_text(epsilon)}{arrow}" if arrow else "")
         self.state = dict(
             k=k,
             epsilon=epsilon,
@@ -829,7 +824,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
     }
     defaults = {"epsilon0": DOCUMENT_EPSILON0, "delta": 1e-5, "releases": 100}
     figsize = (9.5, 3.7)
-    releases_grid = np.unique(np.round(np.geomspace(1, 1000, 28)).astype(int))
+    releases_grid = np.unique(np.round(np.geomspace(1, 1000, 20)).astype(int))
     exact_grid = np.array([1, 2, 4, 8, 16, 32, 64, 100])
     exact_curve_steps = 100
 
@@ -915,8 +910,8 @@ class EpsilonAgainstReleases(_CompositionFigure):
             pair = privacy_loss.laplace(1.0 / epsilon0)
             grid = self.releases_grid
             self._curves_value = (
-                np.array([composition.basic(epsilon0, 0.0, int(n))[0] for n in grid]),
-                np.array([composition.advanced(epsilon0, 0.0, int(n), delta)[0] for n in grid]),
+                np.asarray(composition.basic(epsilon0, 0.0, grid)[0], dtype=float),
+                np.asarray(composition.advanced(epsilon0, 0.0, grid, delta)[0], dtype=float),
                 np.array([composition.optimal_epsilon(epsilon0, 0.0, int(n), delta) for n in grid]),
                 self._exact_curve(pair, epsilon0, delta),
                 first_advanced_win(epsilon0, delta),
@@ -954,14 +949,10 @@ class EpsilonAgainstReleases(_CompositionFigure):
             shown.append(at["exact"])
         self.release_line.set_data([k, k], [1e-3, 5e3])
         self.marks.set_data([k] * len(shown), np.maximum(shown, floor))
-        exact_text = _value_text(at["exact"]) if k <= LAPLACE_MAX_RELEASES else "(k > 100)"
         win_text = (
             f"advanced first beats basic at k = {win}" if win else "advanced never beats basic"
         )
-        self.note.set_text(
-            f"k = {k}: basic {_value_text(at['basic'])}, advanced {_value_text(at['advanced'])},\n"
-            f"optimal {_value_text(at['optimal'])}, exact {exact_text}\n{win_text}"
-        )
+        self.note.set_text(win_text)
         self.state = dict(
             k=k,
             delta=delta,
@@ -1042,7 +1033,7 @@ class AccountantBracket(_CompositionFigure):
         "grid_width": 0.05,
     }
     figsize = (10.0, 3.7)
-    sweep = np.array([0.4, 0.2, 0.1, 0.05, 0.025])
+    sweep = np.array([0.4, 0.15, 0.05, 0.02])
     error_limits = (1e-7, 10.0)
 
     def _create(self):
@@ -1178,12 +1169,7 @@ class AccountantBracket(_CompositionFigure):
             for line in (self.upper_error, self.lower_error, self.marks):
                 line.set_data([], [])
         self.width_line.set_data([grid_width] * 2, [floor, top])
-        self.note.set_text(
-            f"{mechanism}, k = {k}, h = {_value_text(grid_width)}\n"
-            f"pessimistic δ = {_value_text(pessimistic[here])}\n"
-            f"exact δ       = {_value_text(exact)}\n"
-            f"optimistic δ  = {_value_text(optimistic[here])}"
-        )
+        self.note.set_text(f"{releases} releases: 100 at most here" if k != releases else "")
         self.state = dict(
             k=k,
             epsilon=epsilon,
@@ -1362,12 +1348,10 @@ class TradeOffCurves(_CompositionFigure):
         self._set_moving_xlim(self.axes[1], 0.0, right)
         if below.any():
             first, last = float(grid[below][0]), float(grid[below][-1])
-            where = f"CLT δ too small for ε in [{_value_text(first)}, {_value_text(last)}]"
         else:
             first = last = float("nan")
-            where = "CLT δ never below the exact δ here"
         clipped = f" (Laplace stops at {k})" if k != releases else ""
-        self.note.set_text(f"{mechanism}, k = {k}{clipped}, μ = {_value_text(mu)}\n{where}")
+        self.note.set_text(clipped.strip(" ()"))
         self.state = dict(
             k=k,
             mu=mu,
