@@ -782,7 +782,7 @@ def first_advanced_win(epsilon0, delta, max_releases=1_000_000):
 
     Both epsilons come from ``dplearn.composition``. Their difference is
     sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)): it changes sign at
-    most once, from positive to negative, so a bisection over k finds the first win.
+    most once, from positive to negative, so doubling k, then bisecting, finds the first win.
 
     Taught in: 08-add-up-privacy-losses.ipynb
     """
@@ -792,9 +792,12 @@ def first_advanced_win(epsilon0, delta, max_releases=1_000_000):
         basic, _ = composition.basic(epsilon0, 0.0, releases)
         return advanced < basic
 
-    if not wins(max_releases):
-        return None
-    low, high = 0, max_releases  # wins(high), and low is 0 or a k that does not win
+    # Double k until advanced wins, then bisect between the last two.
+    low, high = 0, 1
+    while not wins(high):
+        if high >= max_releases:
+            return None
+        low, high = high, min(2 * high, max_releases)
     while high - low > 1:
         middle = (low + high) // 2
         if wins(middle):
@@ -825,7 +828,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
     defaults = {"epsilon0": DOCUMENT_EPSILON0, "delta": 1e-5, "releases": 100}
     figsize = (9.5, 3.7)
     releases_grid = np.unique(np.round(np.geomspace(1, 1000, 20)).astype(int))
-    exact_grid = np.array([1, 2, 4, 8, 16, 32, 64, 100])
+    exact_grid = np.array([1, 2, 5, 10, 20, 50, 100])
     exact_curve_steps = 100
 
     def _create(self):
