@@ -254,17 +254,19 @@ class ComposedGaussian(ComposedPair):
         """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k),
         Phi(r/2 - epsilon/r) - e^epsilon Phi(-r/2 - epsilon/r), r = sqrt(k) sensitivity / sigma.
 
-        Evaluated directly where that is exact (r <= 30: e^epsilon cannot overflow in the
-        central part, and in the tail the Gaussian factors cancel e^epsilon, leaving a
-        difference of erfcx values); through the log-space form otherwise.
+        Evaluated directly where that is exact (0.1 <= r <= 30: e^epsilon cannot overflow
+        in the central part and its two terms differ by more than r / 3, and in the tail the
+        Gaussian factors cancel e^epsilon, leaving a difference of erfcx values); through
+        the log-space form of ``privacy_loss`` otherwise.
         """
         epsilon = check.epsilon(epsilon)
         r = self._ratio
-        if r > 30.0:
+        if not 0.1 <= r <= 30.0:
+            # Small r: the two terms agree to about r, so the difference would lose digits.
             return self.equivalent.delta(epsilon)
-        upper = r / 2.0 - epsilon / r
-        lower = upper - r
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            upper = r / 2.0 - epsilon / r
+            lower = upper - r
             central = special.ndtr(upper) - np.exp(epsilon) * special.ndtr(lower)
             tail = (
                 np.exp(-0.5 * upper * upper)
@@ -306,22 +308,24 @@ class ComposedGaussian(ComposedPair):
         """Density of L ~ N(k mu, 2 k mu) at x."""
         x = _real("x", x)
         r = self._ratio
-        with np.errstate(under="ignore"):
+        with np.errstate(under="ignore", over="ignore"):
             density = np.exp(-0.5 * ((x - self.loss_mean) / r) ** 2) / (r * math.sqrt(2 * np.pi))
         return check.scalar_or_array(density)
 
     def loss_cdf(self, x):
         """P[L <= x] = Phi((x - k mu) / sqrt(2 k mu))."""
         x = _real("x", x)
-        return check.scalar_or_array(special.ndtr((x - self.loss_mean) / self._ratio))
+        return check.scalar_or_array(self._continuous_cdf(x))
 
     def _exceeds(self, x):
-        return special.ndtr((self.loss_mean - x) / self._ratio)
+        with np.errstate(over="ignore", invalid="ignore"):  # tiny ratio: +-inf, Phi is 0 or 1
+            return special.ndtr((self.loss_mean - x) / self._ratio)
 
     _continuous_exceeds = _exceeds
 
     def _continuous_cdf(self, x):
-        return special.ndtr((x - self.loss_mean) / self._ratio)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return special.ndtr((x - self.loss_mean) / self._ratio)
 
     @property
     def _continuous_median(self):
@@ -333,7 +337,8 @@ class ComposedGaussian(ComposedPair):
 
     def _exceeds_d2(self, x):
         # Under A(D2) the loss is N(-k mu, 2 k mu).
-        return special.ndtr((-self.loss_mean - x) / self._ratio)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return special.ndtr((-self.loss_mean - x) / self._ratio)
 
     def _hockey(self, x):
         x = np.asarray(x, dtype=float)
@@ -805,6 +810,42 @@ def _barycentric(nodes, weights, tables, rows, u):
     return [(ratio * table[rows]).sum(axis=-1) / total for table in tables]
 
 
+def _smallest_safe(delta, epsilon, target, top):
+    """The smallest epsilon in [0, top] with delta(epsilon) <= target, from a close guess:
+    ulp steps up, then down, and where a few steps do not settle it, bisection on the
+    floats themselves (their bit patterns are ordered), which ends in 64 steps."""
+    epsilon = np.asarray(epsilon, dtype=float).copy()
+    for _ in range(8):
+        high = delta(epsilon) > target
+        if not np.any(high):
+            break
+        epsilon = np.where(high, np.nextafter(epsilon, np.inf), epsilon)
+    for _ in range(8):
+        lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
+        fine = (epsilon > 0) & (delta(lower) <= target)
+        if not np.any(fine):
+            break
+        epsilon = np.where(fine, lower, epsilon)
+    lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
+    unsettled = (delta(epsilon) > target) | ((epsilon > 0) & (delta(lower) <= target))
+    if np.any(unsettled):
+        # Bracket: low has delta > target (or is -1 for "none"), high has delta <= target.
+        good = delta(epsilon) <= target
+        high = np.where(good, epsilon, top).view(np.int64).copy()
+        low = np.where(good, -1, epsilon.view(np.int64))
+        low = np.where(good & (delta(np.zeros_like(epsilon)) <= target), -1, low)
+        for _ in range(70):
+            if not np.any(high - low > 1):
+                break
+            middle = np.maximum(low + (high - low) // 2, 0)
+            value = delta(middle.view(np.float64))
+            moving = high - low > 1
+            high = np.where(moving & (value <= target), middle, high)
+            low = np.where(moving & (value > target), middle, low)
+        epsilon = np.where(unsettled, high.view(np.float64), epsilon)
+    return epsilon
+
+
 class _LaplaceTables:
     """P[L > t], delta(t), the density and the quantile of k Laplace releases, from the
     Bernstein pieces of ``_tilted_pieces``.
@@ -954,34 +995,23 @@ class _LaplaceTables:
             return value, slope + self._in_piece_delta_slope(c, sigma)
 
         low, high = np.zeros(sigma.shape), np.ones(sigma.shape)
-        for _ in range(40):
+        done = np.zeros(sigma.shape, dtype=bool)  # an element stops on its own: the same
+        for _ in range(40):  # answer alone or in an array
             value, slope = gap(sigma)
             low = np.where(value < 0, sigma, low)
             high = np.where(value >= 0, sigma, high)
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 step = sigma - value / slope
             newton = np.isfinite(step) & (step >= low) & (step <= high)
             new = np.where(newton, step, 0.5 * (low + high))
-            settled = np.all((np.abs(new - sigma) <= 1e-15) | (high - low <= 1e-15))
+            new = np.where(done, sigma, new)
+            done |= (np.abs(new - sigma) <= 1e-15) | (high - low <= 1e-15)
             sigma = new
-            if settled:
+            if np.all(done):
                 break
         epsilon = np.maximum(k * e0 - 2.0 * e0 * (c + sigma) / sub, 0.0)
         epsilon = np.where(self.hockey(np.zeros(1)) <= target, 0.0, epsilon)
-        # Round-off: step up until delta, as ``hockey`` evaluates it, is not above the
-        # target, then down while it stays so (a few ulps either way).
-        for _ in range(64):
-            high = self.hockey(epsilon) > target
-            if not np.any(high):
-                break
-            epsilon = np.where(high, np.nextafter(epsilon, np.inf), epsilon)
-        for _ in range(64):
-            lower_epsilon = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
-            fine = (epsilon > 0) & (self.hockey(lower_epsilon) <= target)
-            if not np.any(fine):
-                break
-            epsilon = np.where(fine, lower_epsilon, epsilon)
-        return epsilon
+        return _smallest_safe(self.hockey, epsilon, target, k * e0)
 
     def _locate(self, x):
         """Cell index c in 0..cells (cells: past the last one) and offset sigma >= 0."""
@@ -1089,11 +1119,12 @@ class _LaplaceTables:
         cell = np.clip(np.sum(grid < target[..., None], axis=-1) - 1, 0, last - 1)
         left = np.take_along_axis(grid, cell[..., None], axis=-1)[..., 0]
         right = np.take_along_axis(grid, cell[..., None] + 1, axis=-1)[..., 0]
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             share = np.clip(np.nan_to_num((target - left) / (right - left)), 0.0, 1.0)
         low, high = cell / last, (cell + 1) / last
         sigma = low + share / last
-        for _ in range(8):
+        done = np.zeros(sigma.shape, dtype=bool)
+        for _ in range(12):
             value = self._partial(row, sigma) - target
             low = np.where(value < 0, sigma, low)
             high = np.where(value >= 0, sigma, high)
@@ -1102,9 +1133,10 @@ class _LaplaceTables:
                 step = sigma - value / slope
             good = (step >= low) & (step <= high)
             new_sigma = np.where(good, step, 0.5 * (low + high))
-            settled = np.all(np.abs(new_sigma - sigma) <= 1e-15)
+            new_sigma = np.where(done, sigma, new_sigma)  # each element stops on its own
+            done |= np.abs(new_sigma - sigma) <= 1e-15
             sigma = new_sigma
-            if settled:
+            if np.all(done):
                 break
         return sigma
 
@@ -1253,6 +1285,11 @@ class ComposedDiscreteLaplace(ComposedPair):
     def __init__(self, base, k):
         super().__init__(base, k)
         points = self.k * base.sensitivity + 1
+        if self.k * base.max_loss > 1e300:
+            raise ValueError(
+                f"k * sensitivity / scale must be below 1e300 for a composed discrete Laplace "
+                f"pair, got scale={base.scale!r}, k={k}"
+            )
         if points > DISCRETE_LAPLACE_MAX_POINTS:
             raise ValueError(
                 f"k must be <= {(DISCRETE_LAPLACE_MAX_POINTS - 1) // base.sensitivity} for a "
@@ -1469,7 +1506,8 @@ def advanced(epsilon0, delta0, k, delta_slack):
     """
     epsilon0, delta0, k = _epsilon0(epsilon0), _delta0(delta0), _ks(k)
     slack = check.probability_open("delta_slack", delta_slack)
-    epsilon = epsilon0 * np.sqrt(2.0 * k * -np.log(slack)) + k * epsilon0 * np.expm1(epsilon0)
+    with np.errstate(over="ignore"):  # epsilon0 >= 710: the bound is infinite
+        epsilon = epsilon0 * np.sqrt(2.0 * k * -np.log(slack)) + k * epsilon0 * np.expm1(epsilon0)
     return check.scalar_or_array(epsilon), check.scalar_or_array(np.minimum(k * delta0 + slack, 1))
 
 
@@ -1485,7 +1523,7 @@ def advanced_delta(epsilon0, k, epsilon):
     epsilon0, k = _epsilon0(epsilon0), _k(k)
     epsilon = check.epsilon(epsilon)
     with np.errstate(over="ignore", invalid="ignore"):
-        r = epsilon / epsilon0 - k * math.expm1(epsilon0)
+        r = epsilon / epsilon0 - k * np.expm1(epsilon0)
         slack = np.where(r > 0, np.exp(-np.square(np.maximum(r, 0.0)) / (2.0 * k)), 1.0)
     slack = np.where(np.isinf(epsilon), 0.0, slack)
     return check.scalar_or_array(slack)
@@ -2028,15 +2066,17 @@ def gaussian_tradeoff(mu, alpha):
     differential privacy", 2019, Definition 2.7); vectorised over alpha.
 
     Args:
-      mu: mu >= 0 (mu = sensitivity / sigma for one Gaussian release).
+      mu: mu >= 0 (mu = sensitivity / sigma for one Gaussian release; inf: a perfect test).
       alpha: type I error(s) in [0, 1].
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
     mu = check.scalar("mu", mu)
-    if not mu >= 0 or math.isinf(mu):
-        raise ValueError(f"mu must be a finite number >= 0, got {mu!r}")
+    if not mu >= 0:
+        raise ValueError(f"mu must be a number >= 0, got {mu!r}")
     alpha = check.probability_closed("alpha", alpha)
+    if math.isinf(mu):  # a perfect test: no type II error once any type I error is allowed
+        return check.scalar_or_array(np.where(alpha > 0, 0.0, 1.0))
     # -Phi^-1(alpha) rather than Phi^-1(1 - alpha): exact for tiny alpha.
     with np.errstate(over="ignore"):
         beta = special.ndtr(-special.ndtri(alpha) - float(mu))
@@ -2097,6 +2137,9 @@ def clt_mu(pair, k):
     """
     k = _k(k)
     single = pair if isinstance(pair, ComposedPair) else compose(pair, 1)
+    if single.loss_std <= 0:
+        # No spread: every output has the same (positive) loss, a perfect test exists.
+        return math.inf if single.loss_mean > 0 else 0.0
     return 2.0 * math.sqrt(k) * single.loss_mean / single.loss_std
 
 
