@@ -66,8 +66,8 @@ def _step_up(value, too_small):
     2100 (from the smallest subnormal to the largest double).
     """
     value = np.array(value, dtype=float)
-    step = np.spacing(value)
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        step = np.spacing(value)
         low = too_small(value)
         while np.any(low):
             value = np.where(low, value + step, value)

@@ -228,7 +228,9 @@ def leak_window(scale, first_draw, count, value=0.0, neighbour=1.0):
     outputs = textbook_laplace(value, scale, draws)
     low = int(first_draw_at_least(neighbour, scale, outputs[:1])[0])
     # The first neighbour draw beyond the window's largest output.
-    high = int(first_draw_at_least(neighbour, scale, [np.nextafter(outputs[-1], np.inf)])[0])
+    with np.errstate(over="ignore"):
+        beyond = np.nextafter(outputs[-1], np.inf)  # inf beyond the largest double
+    high = int(first_draw_at_least(neighbour, scale, [beyond])[0])
     if high - low > _MAX_MATCHING_DRAWS:
         raise ValueError(
             f"scale={scale!r} is too small for these answers: {high - low} of the "

@@ -365,6 +365,7 @@ def test_issue_examples_of_the_pairs():
     epsilon=st.one_of(positive_float, any_float),
     sensitivity=st.one_of(positive_float, any_float),
 )
+@example(epsilon=1.0, sensitivity=HUGE)
 @CONTRACT
 def test_laplace_scale_is_safe(epsilon, sensitivity):
     scale, error = call(
@@ -838,6 +839,7 @@ def test_privacy_loss_distributions_at_any_grid(family, scale, grid_width, k):
     count=st.one_of(st.integers(1, 64), st.sampled_from([0, 2**17, True])),
     value=st.one_of(st.sampled_from([0.0, 1.0, 3000.0, 1e16]), any_float),
 )
+@example(scale=1.0, first_draw=0, count=2, value=HUGE)
 @settings(CONTRACT, max_examples=60)
 def test_leak_windows_at_any_parameters(scale, first_draw, count, value):
     names = ("scale", "first_draw", "count", "value", "outputs")
