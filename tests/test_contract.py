@@ -695,11 +695,6 @@ COMPOSITION_NAMES = ("scale", "sigma", "sensitivity", "k", "pair", "epsilon0")
 
 
 @needs_composition
-@known_composition_defect(
-    "ComposedGaussian.delta's direct closed form for r <= 30 loses up to 1e-10 relative "
-    "for small r (sigma = 1e6) and warns of overflow (r / 2 - epsilon / r at sigma 1.8e8); "
-    "ComposedLaplace.loss_quantile warns of overflow for sensitivity / scale near 1e-307"
-)
 @given(
     family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
     scale=st.one_of(moderate, positive_float),
@@ -727,9 +722,6 @@ def test_composed_pairs_at_any_parameters(family, scale, k, delta):
 
 
 @needs_composition
-@known_composition_defect(
-    "advanced and advanced_delta raise OverflowError (math.expm1) for epsilon0 >= 710"
-)
 @given(
     epsilon0=st.one_of(moderate, any_float),
     delta0=st.one_of(st.just(0.0), probability, any_float),
@@ -763,10 +755,6 @@ def test_composition_bounds_at_any_parameters(epsilon0, delta0, k, target):
 
 
 @needs_composition
-@known_composition_defect(
-    "clt_mu / clt_gap raise ZeroDivisionError when the loss has no spread "
-    "(discrete_laplace(1e-3): every output's loss is +-max_loss with all mass at one)"
-)
 @given(
     mu=st.one_of(moderate, any_float),
     alphas=st.lists(st.one_of(probability, st.sampled_from([0.0, 1.0])), min_size=1, max_size=5),
