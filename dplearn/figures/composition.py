@@ -1033,11 +1033,11 @@ class AccountantBracket(_CompositionFigure):
         "epsilon0": DOCUMENT_EPSILON0,
         "releases": 100,
         "epsilon": 4.2203,
-        "grid_width": 0.05,
+        "grid_width": 0.01,
     }
     figsize = (10.0, 3.7)
     sweep = np.array([0.4, 0.15, 0.05, 0.02])
-    error_limits = (1e-7, 10.0)
+    error_limits = (1e-4, 30.0)
 
     def _create(self):
         left, right = self.figure.subplots(1, 2, width_ratios=(1, 1.1))
