@@ -93,7 +93,8 @@ EXERCISES = [
             mistake(
                 "the-bound",
                 "You gave the largest value the loss can take, kε₀. It is reached only when "
-                "every noise lands on the near side (probability 2⁻ᵏ); the mean is far smaller.",
+                "every answer lands below the true count (probability 2⁻ᵏ); the mean is far "
+                "smaller.",
                 lambda: _LAPLACE_RELEASES * _LAPLACE_EPSILON0,
             ),
             mistake(
@@ -159,7 +160,7 @@ EXERCISES = [
             ),
             "d": (
                 "worst-case-is-k",
-                "The worst output still has loss kε₀ (every noise on the near side). Advanced "
+                "The worst output still has loss kε₀ (every answer below the true count). Advanced "
                 "composition pays δ′ to ignore such rare outputs: how far does a *typical* "
                 "sum stray from its mean?",
             ),

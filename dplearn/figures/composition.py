@@ -273,7 +273,7 @@ class LossesAdd(_CompositionFigure):
 
     Gaussian noise: L ~ N(k mu, 2 k mu), one release with sigma / sqrt(k). Laplace noise:
     atoms and a continuous part; L never exceeds k epsilon0, and reaches it only when
-    every noise lands on the far side (probability 2**-k). The mean grows like k, the
+    every answer lands at or below the true count (probability 2**-k). The mean grows like k, the
     spread like sqrt(k). Each curve is the probability of L in each of 120 bins (atoms
     fall in one bin), scaled to its highest bin; the red part is L > epsilon, of
     probability delta_1.
