@@ -860,3 +860,17 @@ def test_post_noisy_digit_at_any_parameters(uniform, sensitivity, epsilon):
     if error is None:
         # The post's formula gives +-inf at U = +-1/2, as the lesson shows; never NaN.
         assert not np.any(np.isnan(digit))
+
+
+@needs_composition
+@known_composition_defect(
+    "optimal_delta and optimal_epsilon warn of overflow (k - 2 i) * epsilon0 and of an "
+    "invalid subtraction for epsilon0 near the largest double"
+)
+@pytest.mark.parametrize("k", [1, 2])
+def test_optimal_composition_at_the_largest_epsilon0(k):
+    names = ("epsilon0", "delta0", "k", "epsilon", "delta")
+    deltas, error = call(composition.optimal_delta, HUGE, 0.0, k, EPSILONS, names=names)
+    assert error is not None or not np.any(np.isnan(deltas))
+    epsilon, error = call(composition.optimal_epsilon, HUGE, 0.0, k, 5e-324, names=names)
+    assert error is not None or not math.isnan(epsilon)
