@@ -42,8 +42,6 @@ from scipy import fft, signal, special, stats
 from dplearn import _validation as check
 from dplearn import privacy_loss
 
-_SQRT2 = math.sqrt(2.0)
-
 __all__ = [
     "ComposedPair",
     "ComposedGaussian",
@@ -257,30 +255,10 @@ class ComposedGaussian(ComposedPair):
 
     def delta(self, epsilon):
         """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k),
-        Phi(r/2 - epsilon/r) - e^epsilon Phi(-r/2 - epsilon/r), r = sqrt(k) sensitivity / sigma.
-
-        Evaluated directly where that is exact (0.1 <= r <= 30: e^epsilon cannot overflow
-        in the central part and its two terms differ by more than r / 3, and in the tail the
-        Gaussian factors cancel e^epsilon, leaving a difference of erfcx values); through
-        the log-space form of ``privacy_loss`` otherwise.
-        """
-        epsilon = check.epsilon(epsilon)
-        r = self._ratio
-        if not 0.1 <= r <= 30.0:
-            # Small r: the two terms agree to about r, so the difference would lose digits.
-            return self.equivalent.delta(epsilon)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            upper = r / 2.0 - epsilon / r
-            lower = upper - r
-            central = special.ndtr(upper) - np.exp(epsilon) * special.ndtr(lower)
-            tail = (
-                np.exp(-0.5 * upper * upper)
-                * (special.erfcx(-upper / _SQRT2) - special.erfcx(-lower / _SQRT2))
-                / 2.0
-            )
-        result = np.where(upper >= 0, central, tail)
-        result = np.where(np.isfinite(result), result, 0.0)  # epsilon = inf: no delta left
-        return check.scalar_or_array(np.clip(result, 0.0, 1.0))
+        Phi(r/2 - epsilon/r) - e^epsilon Phi(-r/2 - epsilon/r), r = sqrt(k) sensitivity / sigma
+        (Balle & Wang, "Improving the Gaussian mechanism for differential privacy", 2018),
+        as ``privacy_loss`` evaluates it for every epsilon and sigma."""
+        return self.equivalent.delta(epsilon)
 
     def log_delta(self, epsilon):
         """ln delta, accurate where delta itself underflows."""
@@ -1115,12 +1093,12 @@ class _LaplaceTables:
         c = np.clip(np.searchsorted(before, p, side="right") - 1, 0, self.cells)
         on_atom = (p <= after[c]) | (c >= self.cells)
         row = np.minimum(c, self.cells - 1)
-        sigma = self._solve_partial(row, p - after[c])
+        sigma = self._solve_partial(row, np.where(on_atom, 0.0, p - after[c]), skip=on_atom)
         x = np.where(on_atom, c, c + sigma) / sub
         return k * e0 - 2.0 * e0 * x
 
-    def _solve_partial(self, row, target):
-        """sigma in [0, 1] with F_row(sigma) = target."""
+    def _solve_partial(self, row, target, skip=False):
+        """sigma in [0, 1] with F_row(sigma) = target (not solved where ``skip``)."""
         # Start from the tabulated within-cell CDF, then safeguarded Newton steps.
         grid = self.cdf_grid[row]  # (..., G) at sigma = 0, 1/(G-1), ..., 1
         last = grid.shape[-1] - 1
@@ -1131,7 +1109,7 @@ class _LaplaceTables:
             share = np.clip(np.nan_to_num((target - left) / (right - left)), 0.0, 1.0)
         low, high = cell / last, (cell + 1) / last
         sigma = low + share / last
-        done = np.zeros(sigma.shape, dtype=bool)
+        done = np.broadcast_to(skip, sigma.shape).copy()
         for _ in range(12):
             value = self._partial(row, sigma) - target
             low = np.where(value < 0, sigma, low)
@@ -1170,7 +1148,7 @@ class _SingleLaplaceTables(_LaplaceTables):
     def _in_piece_delta_slope(self, c, sigma):
         return self.epsilon0 * np.exp(-self.epsilon0 * sigma) * -np.expm1(-self.epsilon0 * sigma)
 
-    def _solve_partial(self, row, target):
+    def _solve_partial(self, row, target, skip=False):
         with np.errstate(divide="ignore", invalid="ignore"):
             sigma = -np.log1p(-2.0 * np.asarray(target, dtype=float)) / self.epsilon0
         return np.clip(np.nan_to_num(sigma, nan=1.0, posinf=1.0), 0.0, 1.0)
