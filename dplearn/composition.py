@@ -1587,6 +1587,11 @@ class _RandomizedResponse:
 def _randomized_response(epsilon0, k):
     if k > OPTIMAL_MAX_K:
         raise ValueError(f"k must be <= {OPTIMAL_MAX_K} for the optimal composition, got {k}")
+    if 2.0 * k * epsilon0 > 1e300:
+        raise ValueError(
+            f"k * epsilon0 must be below 5e299 for the optimal composition, got "
+            f"epsilon0={epsilon0!r}, k={k}"
+        )
     return _RandomizedResponse(epsilon0, k)
 
 
