@@ -199,6 +199,14 @@ class ComposedPair(privacy_loss.PrivacyLossPair):
         total = 1.0 - float(self.loss_atoms[1].sum())
         return np.maximum(total - self._continuous_exceeds(x), 0.0)
 
+    def _at_most(self, x):
+        """P[L <= x] under A(D1) (subclasses sum it from the bottom where they can)."""
+        return 1.0 - self._exceeds(x)
+
+    def _quantile_from_bottom(self, alpha):
+        """Smallest t with P[L <= t] >= alpha (subclasses: exact for tiny alpha)."""
+        return self._quantile(1.0 - np.asarray(alpha, dtype=float))
+
     def _clean(self, value):
         return np.clip(np.nan_to_num(np.asarray(value, dtype=float), nan=0.0), 0.0, 1.0)
 
@@ -309,6 +317,8 @@ class ComposedGaussian(ComposedPair):
     def _continuous_cdf(self, x):
         with np.errstate(over="ignore", invalid="ignore"):
             return special.ndtr((x - self.loss_mean) / self._ratio)
+
+    _at_most = _continuous_cdf
 
     @property
     def _continuous_median(self):
@@ -448,6 +458,12 @@ class ComposedLaplace(ComposedPair):
         lower tail too)."""
         x = _real("x", x)
         return check.scalar_or_array(self._clean(self._tables.at_most(x)))
+
+    def _at_most(self, x):
+        return self._tables.at_most(x)
+
+    def _quantile_from_bottom(self, alpha):
+        return self._tables.quantile_from_bottom(alpha)
 
     def loss_density(self, x):
         """Density of the continuous part of L at x (the atoms excluded)."""
@@ -1095,7 +1111,31 @@ class _LaplaceTables:
         row = np.minimum(c, self.cells - 1)
         sigma = self._solve_partial(row, np.where(on_atom, 0.0, p - after[c]), skip=on_atom)
         x = np.where(on_atom, c, c + sigma) / sub
-        return k * e0 - 2.0 * e0 * x
+        atom = self.lattice.losses[np.clip(c // sub, 0, k)]  # exactly the atoms' values
+        return np.where(on_atom, atom, k * e0 - 2.0 * e0 * x)
+
+    def quantile_from_bottom(self, alpha):
+        """Smallest t with P[L <= t] >= alpha, from the bottom of the law: the same as
+        ``quantile(1 - alpha)``, but exact for alpha far below the float spacing of 1."""
+        alpha = np.asarray(alpha, dtype=float)
+        k, e0, sub = self.k, self.epsilon0, self.sub
+        starts = np.arange(self.cells + 1)
+        on_integer = starts % sub == 0
+        atom_here = np.where(on_integer, self.atoms[np.minimum(starts // sub, k)], 0.0)
+        # at_or_above[c] = P[W >= c / S]: the atoms from ceil(c / S) on and the cells from c.
+        at_or_above = self.atoms_from[-(-starts // sub)] + self.beyond
+        count = np.searchsorted(-at_or_above, -alpha, side="right")  # entries >= alpha
+        c = np.clip(count - 1, 0, self.cells)
+        # Inside cell c, P[W >= x] = P[W > c / S] - F_c(sigma): the largest x keeping it
+        # >= alpha has F_c(sigma) = P[W > c / S] - alpha.
+        room = at_or_above[c] - atom_here[c] - alpha
+        on_start = (room <= 0) | (c >= self.cells)
+        row = np.minimum(c, self.cells - 1)
+        sigma = self._solve_partial(row, np.where(on_start, 0.0, room), skip=on_start)
+        x = np.where(on_start, c, c + sigma) / sub
+        atom = self.lattice.losses[np.clip(c // sub, 0, k)]
+        exact = on_start & (c % sub == 0)
+        return np.where(exact, atom, k * e0 - 2.0 * e0 * x)
 
     def _solve_partial(self, row, target, skip=False):
         """sigma in [0, 1] with F_row(sigma) = target (not solved where ``skip``)."""
@@ -1214,6 +1254,22 @@ class _Lattice:
         x = np.asarray(x, dtype=float)
         return self.above[self.count_above(x)] + np.where(x < np.inf, self.infinity_mass, 0.0)
 
+    def at_most(self, x):
+        """P[L <= x] under A(D1), summed from the lowest loss up."""
+        n = self.count_above(x)
+        return self._from_bottom[n]
+
+    def quantile_from_bottom(self, alpha):
+        """Smallest grid loss q with P[L <= q] >= alpha."""
+        bottom = self._from_bottom[:-1]  # decreasing: P[L <= L_n], n = 0..N-1
+        count = np.searchsorted(-bottom, -np.asarray(alpha, dtype=float), side="right")
+        return self.losses[np.clip(count - 1, 0, self.masses.size - 1)]
+
+    @functools.cached_property
+    def _from_bottom(self):
+        # _from_bottom[n] = sum of masses with index >= n (the losses <= L_n), from the end.
+        return np.concatenate([np.cumsum(self.masses[::-1])[::-1], [0.0]])
+
     def exceeds_d2(self, x):
         """P[L > x] under A(D2): the finite losses only (+inf has no A(D2) mass)."""
         n = self.count_above(x)
@@ -1328,6 +1384,17 @@ class ComposedDiscreteLaplace(ComposedPair):
 
     def _hockey(self, x):
         return self._lattice.hockey(x)
+
+    def _at_most(self, x):
+        return self._lattice.at_most(x)
+
+    def _quantile_from_bottom(self, alpha):
+        return self._lattice.quantile_from_bottom(alpha)
+
+    def loss_cdf(self, x):
+        """P[L <= x] under A(D1), summed from the lowest loss up (exact in the lower tail)."""
+        x = _real("x", x)
+        return check.scalar_or_array(self._clean(self._lattice.at_most(x)))
 
     def _epsilon_for_one_delta(self, delta):
         return float(self._lattice.epsilon_for_delta(delta))
@@ -2095,12 +2162,22 @@ def tradeoff(pair, alpha):
     alpha = check.probability_closed("alpha", alpha)
     if isinstance(composed, ComposedGaussian):
         return gaussian_tradeoff(composed._ratio, alpha)
-    threshold = np.asarray(composed.loss_quantile(1.0 - alpha), dtype=float)
+    # The threshold, the loss at position 1 - alpha: from the bottom for small alpha, where
+    # 1 - alpha would round away alpha's digits.
+    small = alpha < 0.5
+    threshold = np.where(
+        small,
+        composed._quantile_from_bottom(np.where(small, alpha, 0.5)),
+        composed._quantile(np.where(small, 0.5, 1.0 - alpha)),
+    )
     finite = np.isfinite(threshold)
     safe = np.where(finite, threshold, 0.0)
+    # The randomised part: only on an atom, the share of its mass the test still rejects
+    # on, P[L <= t] - alpha, summed from the bottom of the law (exact for tiny alpha).
+    on_atom = np.isin(safe, composed.loss_atoms[0])
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        level = np.maximum(1.0 - alpha - composed._exceeds(safe), 0.0)
-        beta = composed._exceeds_d2(safe) + np.exp(-safe) * level
+        level = np.where(on_atom, np.maximum(composed._at_most(safe) - alpha, 0.0), 0.0)
+        beta = composed._exceeds_d2(safe) + np.where(level > 0, np.exp(-safe) * level, 0.0)
     beta = np.where(alpha <= 0, 1.0, np.where(alpha >= 1, 0.0, beta))
     return check.scalar_or_array(np.clip(beta, 0.0, 1.0 - alpha * 0))
 

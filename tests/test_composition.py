@@ -832,3 +832,15 @@ def test_optimal_composition_for_a_million_releases():
     assert composition.optimal_delta(1e-3, 0.0, 10**6, epsilon * (1 - 1e-9)) > 1e-5
     # Below the advanced bound, above the CLT-like sqrt(2 k ln(1/delta)) e0 heuristic's half.
     assert epsilon < composition.advanced(1e-3, 0.0, 10**6, 1e-5)[0]
+
+
+def test_tradeoff_is_its_own_inverse_down_to_tiny_alpha():
+    # The Laplace and discrete Laplace pairs are symmetric, so f(f(alpha)) = alpha; with
+    # 100 releases the curve reaches alpha = 1e-30 at beta ~ 1e-3, far from 1 - alpha.
+    for pair, k in [(privacy_loss.laplace(1.0), 100), (privacy_loss.discrete_laplace(1.0), 50)]:
+        composed = composition.compose(pair, k)
+        alpha = np.array([1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5])
+        beta = composition.tradeoff(composed, alpha)
+        back = composition.tradeoff(composed, beta)
+        assert np.allclose(back[1:], alpha[1:], rtol=1e-8)
+        assert np.all(np.diff(beta) < 0)
