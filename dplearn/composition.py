@@ -1821,7 +1821,10 @@ class PrivacyLossDistribution:
         size = self.masses.size + other.masses.size - 1
         _check_size(size)
         length = _fft_length(size)
-        product = fft.rfft(self.masses, length) * fft.rfft(other.masses, length)
+        dtype = _transform_dtype(length)
+        product = fft.rfft(self.masses.astype(dtype), length) * fft.rfft(
+            other.masses.astype(dtype), length
+        )
         masses = fft.irfft(product, length)[:size]
         infinity = (
             self.infinity_mass + other.infinity_mass - self.infinity_mass * other.infinity_mass
@@ -1849,7 +1852,8 @@ class PrivacyLossDistribution:
                     return result
                 power = power.compose(power)
         length = _fft_length(size)
-        masses = fft.irfft(_integer_power(fft.rfft(self.masses, length), k), length)[:size]
+        spectrum = fft.rfft(self.masses.astype(_transform_dtype(length)), length)
+        masses = fft.irfft(_integer_power(spectrum, k), length)[:size]
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
 
@@ -1868,8 +1872,9 @@ class PrivacyLossDistribution:
             4.0 * float(-masses.min(initial=0.0)),
             # The round-off of a transform of length n is about eps log2(n) times the
             # largest entry (measured: at most that much against exact convolutions).
-            2.0 * np.finfo(float).eps * math.log2(max(size, 2)) * largest,
+            2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(size, 2)) * largest,
         )
+        masses = masses.astype(float)
         if self.pessimistic:
             masses = np.maximum(masses, 0.0)
             infinity_mass = infinity_mass + size * noise
@@ -1916,6 +1921,16 @@ def _fft_length(size):
     candidates = [length for length in candidates if length >= size]
     best = min(candidates)
     return best if best <= fast * 1.02 else fast
+
+
+#: From this transform length on, PLDs are transformed in extended precision (long double):
+#: the round-off bound, about n eps log2(n) times the largest mass, would otherwise rival
+#: the bracket's width on fine grids. Shorter transforms stay in double (3x faster).
+_EXTENDED_FROM = 2**18
+
+
+def _transform_dtype(length):
+    return np.longdouble if length >= _EXTENDED_FROM else np.float64
 
 
 def _integer_power(values, k):
