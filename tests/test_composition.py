@@ -844,3 +844,14 @@ def test_tradeoff_is_its_own_inverse_down_to_tiny_alpha():
         back = composition.tradeoff(composed, beta)
         assert np.allclose(back[1:], alpha[1:], rtol=1e-8)
         assert np.all(np.diff(beta) < 0)
+
+
+def test_the_issue_bracket_at_a_fine_grid():
+    # 100 releases of epsilon0 = 0.1 on a grid of 1e-5 (transforms in long double): the
+    # bracket of the issue, [4.2203249647, 4.2203473256], to 1e-10, around the exact value.
+    bracket = composition.pld_bracket(privacy_loss.laplace(10.0), 100, 1e-5, connect_dots=True)
+    low, high = bracket.epsilon_for_delta(1e-5)
+    exact = composition.compose(privacy_loss.laplace(10.0), 100).epsilon_for_delta(1e-5)
+    assert low <= exact <= high
+    assert low == pytest.approx(4.2203249647, abs=1e-9)
+    assert high == pytest.approx(4.2203473256, abs=1e-9)
