@@ -887,8 +887,7 @@ class _LaplaceTables:
         self.density_values = values * np.exp(-rate * sigma)
         lower, lower_total = _integral_values(self.density_values)
         self.lower_values = lower / self.sub
-        raised, _ = _integral_values(values * np.exp(rate * sigma))
-        self.raised_values = raised / self.sub
+        self._sigma = sigma
         self.spread_values, spread_total = _integral_values(
             self.lower_values * np.exp(2.0 * rate * sigma)
         )
@@ -897,6 +896,12 @@ class _LaplaceTables:
         self._whole = self.factor * 2.0 * rate * math.exp(-2.0 * rate) * np.maximum(spread_total, 0)
         self._cdf_grid = None
         self._finish(cell_mass)
+
+    @functools.cached_property
+    def raised_values(self):
+        """R_c at the nodes: int_0^sigma e^(2 rate s) dF_c(s) (for Newton slopes only)."""
+        raised, _ = _integral_values(self.density_values * np.exp(2.0 * self.rate * self._sigma))
+        return raised / self.sub
 
     @property
     def cdf_grid(self):
