@@ -14,10 +14,11 @@ closed form here:
 
 All methods take numpy arrays and broadcast; a scalar argument gives a float, and an
 element gives the same answer alone or inside an array. Parameters are single numbers;
-outputs must be finite. Accuracy, checked against mpmath at 50+ digits in the tests:
-``log_delta`` to 1e-12 relative (or 1e-13 absolute where it is near 0) for every
-epsilon and every ratio sensitivity / sigma (Gaussian) or scale; ``delta`` follows
-(values below 1e-308 lose digits as subnormals, and round to 0 below 5e-324).
+outputs must be finite. Accuracy, checked against mpmath at 60+ digits in the tests:
+``log_delta`` within 1e-13 * max(1, |ln delta|) of the truth for every epsilon and every
+sensitivity / sigma (Gaussian) or scale (Laplace, discrete Laplace) the objects accept;
+``delta`` to 1e-12 relative where it is a normal double (below 2.2e-308 it loses
+digits as a subnormal, and rounds to 0 below 5e-324, while its log stays exact).
 
 Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
 03-spot-distinguishing-events.ipynb
