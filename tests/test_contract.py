@@ -93,6 +93,22 @@ def check_array_matches_alone(function, values, result, **kwargs):
         assert np.array_equal(alone, element, equal_nan=True), (value, alone, element)
 
 
+def test_the_harness_catches_hangs_warnings_and_unnamed_errors():
+    """The checks above can fail: a hang, a warning, an error naming nothing."""
+
+    def hang():
+        while True:
+            pass
+
+    with pytest.raises(CallTimeout):
+        with time_limit(0.2):
+            hang()
+    with pytest.raises(RuntimeWarning):
+        call(lambda: np.float64(1e308) * 10.0, names=("x",))
+    with pytest.raises(AssertionError, match="names none of"):
+        call(lambda: (_ for _ in ()).throw(ValueError("bad input")), names=("epsilon",))
+
+
 # --- Strategies ------------------------------------------------------------------------
 
 TINY = np.finfo(float).tiny
