@@ -1165,7 +1165,7 @@ class _LaplaceTables:
             good = (step >= low) & (step <= high)
             new_sigma = np.where(good, step, 0.5 * (low + high))
             new_sigma = np.where(done, sigma, new_sigma)  # each element stops on its own
-            done |= np.abs(new_sigma - sigma) <= 1e-15
+            done |= (np.abs(new_sigma - sigma) <= 1e-15) | (high - low <= 4e-15)
             sigma = new_sigma
             if np.all(done):
                 break
