@@ -1879,27 +1879,30 @@ class PrivacyLossDistribution:
             # largest entry (measured: at most that much against exact convolutions).
             2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(size, 2)) * largest,
         )
-        masses = masses.astype(float)
+        masses = masses.astype(float)  # a copy, changed in place below
         if self.pessimistic:
-            masses = np.maximum(masses, 0.0)
+            np.maximum(masses, 0.0, out=masses)
             infinity_mass = infinity_mass + size * noise
         else:
-            masses = np.maximum(masses - noise, 0.0)
+            masses -= noise
+            np.maximum(masses, 0.0, out=masses)
         # The cut points lie before the first (after the last) mass above tail_mass, so
         # only those ends need summing.
-        heavy = np.flatnonzero(masses > self.tail_mass)
-        if heavy.size == 0:
-            heavy = np.array([int(np.argmax(masses))])
-        head = np.cumsum(masses[: heavy[0] + 1])
+        heavy = masses > self.tail_mass
+        if heavy.any():
+            start, end = int(np.argmax(heavy)), size - 1 - int(np.argmax(heavy[::-1]))
+        else:
+            start = end = int(np.argmax(masses))
+        head = np.cumsum(masses[: start + 1])
         first = int(np.searchsorted(head, self.tail_mass, side="right"))
-        tail = np.cumsum(masses[heavy[-1] :][::-1])  # summed from the top
+        tail = np.cumsum(masses[end:][::-1])  # summed from the top
         last = size - 1 - int(np.searchsorted(tail, self.tail_mass, side="right"))
         first, last = min(first, size - 1), max(min(last, size - 1), 0)
         first = min(first, last)
         below = float(head[first - 1]) if first > 0 else 0.0
         cut_from_top = size - 1 - last  # masses above last
         above = float(tail[cut_from_top - 1]) if cut_from_top > 0 else 0.0
-        kept = masses[first : last + 1].copy()
+        kept = masses[first : last + 1]
         if self.pessimistic:
             kept[0] += below  # rounded up to the lowest kept loss
             infinity_mass = infinity_mass + above  # rounded up to +inf
