@@ -128,7 +128,7 @@ EXERCISES = [
     ),
     number(
         "01.middle-width",
-        title="The sloped part when Δ = 2",
+        title="The sloped part when $\\Delta = 2$",
         question=(
             "Now $D_2$ has 1002 blue-eyed people ($\\Delta = 2$), with the same scale "
             "$b = 1/\\ln 3$. In the PLRV-3 picture (outputs of $\\mathcal A(D_1)$ sorted by "

@@ -32,7 +32,7 @@ def _epsilon_for_width(sigma, delta):
 EXERCISES = [
     number(
         "02.delta-two",
-        title="The δ of a Gaussian mechanism",
+        title="The $\\delta$ of a Gaussian mechanism",
         question=(
             "A count (sensitivity $\\Delta = 1$) is released with Gaussian noise of "
             "**variance** $\\sigma^2 = 4$. At $\\varepsilon = 1$, what is the smallest $\\delta$ "
@@ -77,7 +77,7 @@ EXERCISES = [
     ),
     choice(
         "02.delta-order",
-        title="Which δ is larger?",
+        title="Which $\\delta$ is larger?",
         question=(
             "For any mechanism and any $\\varepsilon$, how do the width "
             "$\\delta_1 = P[L > \\varepsilon]$ and the area "
@@ -124,7 +124,7 @@ EXERCISES = [
     ),
     number(
         "02.epsilon-at-delta",
-        title="The ε that a target δ buys",
+        title="The $\\varepsilon$ that a target $\\delta$ buys",
         question=(
             "Keep the lesson's noise, $\\sigma^2 = 3$ and $\\Delta = 1$. A data curator wants "
             "$\\delta = 10^{-5}$. What is the smallest $\\varepsilon$ for which the mechanism is "
@@ -159,7 +159,7 @@ EXERCISES = [
     ),
     function(
         "02.width-formula",
-        title="δ₁ as a function of ε and σ",
+        title="$\\delta_1$ as a function of $\\varepsilon$ and $\\sigma$",
         question=(
             "The lesson showed that for Gaussian noise the privacy loss is normal, "
             "$L \\sim \\mathcal{N}(\\mu, 2\\mu)$ with $\\mu = \\Delta^2 / (2\\sigma^2)$. From "

@@ -38,7 +38,7 @@ _MECHANISM = privacy_loss.thresholded_laplace(_SCALE, 5.0)
 EXERCISES = [
     number(
         "03.smallest-threshold",
-        title="A threshold for δ ≤ 10⁻⁶",
+        title="A threshold for $\\delta \\le 10^{-6}$",
         question=(
             "Keep the lesson's noise (Laplace, scale $1/\\ln 3$) and a category of one person "
             "that $D_2$ does not have. What is the smallest **whole-number** threshold for "
@@ -78,7 +78,7 @@ EXERCISES = [
     ),
     function(
         "03.published-probability",
-        title="δ as a function of the threshold",
+        title="$\\delta$ as a function of the threshold",
         question=(
             "Write $\\delta$ of the thresholded count (one person in $D_1$, absent from $D_2$) "
             "as a function `f(threshold, scale)` of the threshold $t \\ge 1$ and the Laplace "

@@ -73,7 +73,7 @@ EXERCISES = [
     ),
     number(
         "04.sum-and-count",
-        title="ℓ2 sensitivity of a pair",
+        title="$\\ell_2$ sensitivity of a pair",
         question=(
             "A query returns a pair: the age sum clipped to $[0, 60]$ and the number of "
             "people. Under **add/remove-one-row**, what is its $\\ell_2$ sensitivity? Give it "

@@ -40,7 +40,7 @@ def _averages_sensitivity(norm):
 EXERCISES = [
     number(
         "06.ten-percent",
-        title="Where the classic σ wastes 10 %",
+        title="Where the classic $\\sigma$ wastes 10 %",
         question=(
             "For $\\delta = 10^{-6}$, at which $\\varepsilon$ is the classic "
             "$\\sigma = \\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon$ exactly 10 % larger than the "
@@ -75,7 +75,7 @@ EXERCISES = [
     ),
     choice(
         "06.crossover-epsilon",
-        title="Why ε cancels in the classic crossover",
+        title="Why $\\varepsilon$ cancels in the classic crossover",
         question=(
             "With the classic $\\sigma$, Laplace and Gaussian noise per coordinate are equal "
             "at $d^* = \\ln(1.25/\\delta)$, whatever $\\varepsilon$ is; with the analytic "

@@ -86,7 +86,7 @@ EXERCISES = [
     ),
     function(
         "07.rounded-error",
-        title="The chance of being off by exactly k",
+        title="The chance of being off by exactly $k$",
         question=(
             "An answer is released as $\\mathrm{rint}(v + \\mathrm{Lap}(1/\\varepsilon))$ for a "
             "whole number $v$. Write the probability that it is off by exactly $+k$, "
