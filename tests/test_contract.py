@@ -879,10 +879,6 @@ def test_post_noisy_digit_at_any_parameters(uniform, sensitivity, epsilon):
 
 
 @needs_composition
-@known_composition_defect(
-    "optimal_delta and optimal_epsilon warn of overflow (k - 2 i) * epsilon0 and of an "
-    "invalid subtraction for epsilon0 near the largest double"
-)
 @pytest.mark.parametrize("k", [1, 2])
 def test_optimal_composition_at_the_largest_epsilon0(k):
     names = ("epsilon0", "delta0", "k", "epsilon", "delta")
