@@ -809,7 +809,8 @@ def test_tradeoff_curves_at_any_parameters(mu, alphas, family, k):
 
 @needs_composition
 @known_composition_defect(
-    "pld warns of overflow for grid widths near 5e-324 or 4e307 instead of refusing them"
+    "pld_bracket warns of overflow for grid widths below about 1e-308 (points / grid_width) "
+    "or above about 1e308 (the lattice's losses) instead of refusing them"
 )
 @given(
     family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
@@ -818,6 +819,7 @@ def test_tradeoff_curves_at_any_parameters(mu, alphas, family, k):
     k=st.integers(1, 20),
 )
 @example(family="laplace", scale=1.0, grid_width=5e-324, k=1)
+@example(family="gaussian", scale=1.0, grid_width=1e308, k=3)
 @settings(CONTRACT, max_examples=30)
 def test_privacy_loss_distributions_at_any_grid(family, scale, grid_width, k):
     names = ("grid_width", "tail_mass", "k", "scale", "sigma")
