@@ -18,6 +18,7 @@ import pytest
 matplotlib.use("Agg")
 
 from dplearn.figures import composition as figures  # noqa: E402
+from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 
 mpmath.mp.dps = 40
@@ -115,6 +116,27 @@ def test_releases_are_clipped_for_laplace_only():
     assert figures.releases_used("Laplace", 1000) == figures.LAPLACE_MAX_RELEASES == 100
     assert figures.releases_used("Laplace", 37) == 37
     assert figures.releases_used("Gaussian", 1000) == 1000
+
+
+COMP_IDS = [f"COMP-{n}" for n in range(1, 7)]
+
+
+@pytest.mark.parametrize("figure_id", COMP_IDS)
+def test_first_slider_moves_the_figure_at_the_default_setting(figure_id):
+    """The mechanism toggle comes first, then the slider of the mechanism it opens with."""
+    explorer = make(figure_id)
+    names = list(explorer.controls)
+    sliders = [n for n in names if not isinstance(explorer.controls[n], Choice)]
+    if "mechanism" in names:
+        assert names[0] == "mechanism"
+        active = "sigma" if explorer.defaults["mechanism"] == "Gaussian" else "epsilon0"
+        assert sliders[0] == active
+    before = explorer.numbers()
+    control = explorer.controls[sliders[0]]
+    value = explorer.params[sliders[0]]
+    other = control.maximum if value < control.maximum / 2 else control.minimum
+    after = explorer.update(**{sliders[0]: other}).numbers()
+    assert any(before[key] != after[key] for key in before), (figure_id, sliders[0])
 
 
 @pytest.mark.parametrize("low, high", [(-1.08, 1.08), (0.0, 2300.0), (-3e-4, 7e-3), (4.2, 4.3)])

@@ -59,17 +59,20 @@ LAPLACE_MAX_RELEASES = 100
 
 MECHANISM = Choice("mechanism", ("Gaussian", "Laplace"), description="noise added to each release")
 SIGMA_CONTROL = SIGMA.replace(
-    label="σ (Gaussian)", minimum=0.5, maximum=50.0, description="Gaussian noise per release"
+    label=r"$\sigma$ (Gaussian)",
+    minimum=0.5,
+    maximum=50.0,
+    description="Gaussian noise per release",
 )
 EPSILON0_CONTROL = Control(
-    "ε₀ (Laplace)",
+    r"$\varepsilon_0$ (Laplace)",
     0.01,
     2.0,
     log=True,
     description="epsilon of one Laplace release, sensitivity / scale",
 )
 RELEASES_CONTROL = Control(
-    "k releases",
+    "$k$ releases",
     1,
     1000,
     integer=True,
@@ -285,8 +288,8 @@ class LossesAdd(_CompositionFigure):
     title = "Losses add: the privacy loss of one release and of k releases"
     controls = {
         "mechanism": MECHANISM,
-        "sigma": SIGMA_CONTROL,
         "epsilon0": EPSILON0_CONTROL,
+        "sigma": SIGMA_CONTROL,
         "releases": RELEASES_CONTROL,
         "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
     }
@@ -351,7 +354,7 @@ class LossesAdd(_CompositionFigure):
                 [], [], color=COMPOSED_COLOR, ls="-.", label=r"$\max\mathcal{L} = k\varepsilon_0$"
             ),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
         pair = mechanism_pair(mechanism, sigma, epsilon0)
@@ -564,9 +567,9 @@ class ComposedLossByProbability(_CompositionFigure):
             ),
             Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
             Patch(color=AREA_COLOR, alpha=0.45, label=r"area $\delta$"),
-            Line2D([], [], color=BAD_COLOR, ls="--", label=r"width $\delta_1$ × 1"),
+            Line2D([], [], color=BAD_COLOR, ls="--", label=r"width $\delta_1$ $\times$ 1"),
         ]
-        whole.legend(handles=handles, loc="upper right", fontsize=8.5)
+        whole.legend(handles=handles, loc="upper right", fontsize=9)
 
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
         pair = mechanism_pair(mechanism, sigma, epsilon0)
@@ -623,7 +626,7 @@ class ComposedLossByProbability(_CompositionFigure):
 # COMP-3 and COMP-4: basic, advanced, optimal and exact composition (Laplace)
 # ---------------------------------------------------------------------------
 
-LAPLACE_EPSILON0 = EPSILON0_CONTROL.replace(label="ε₀ per release")
+LAPLACE_EPSILON0 = EPSILON0_CONTROL.replace(label=r"$\varepsilon_0$ per release")
 
 
 @register
@@ -692,9 +695,13 @@ class PrivacyProfiles(_CompositionFigure):
         self._static_xlabel(ax, r"$\varepsilon$ of the $k$ releases together")
         ax.set_title(r"COMP-3 · privacy profiles of $k$ Laplace releases, each $\varepsilon_0$-DP")
         handles = [
-            Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact: $k$ × Laplace"),
+            Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact: $k \times$ Laplace"),
             Line2D(
-                [], [], color=OPTIMAL_COLOR, lw=2, label=r"optimal: $k$ × any $\varepsilon_0$-DP"
+                [],
+                [],
+                color=OPTIMAL_COLOR,
+                lw=2,
+                label=r"optimal: $k \times$ any $\varepsilon_0$-DP",
             ),
             Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
             Line2D(
@@ -717,7 +724,7 @@ class PrivacyProfiles(_CompositionFigure):
                 label="advanced meets basic",
             ),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
     def _apply(self, epsilon0, releases, epsilon):
         k = int(releases)
@@ -874,7 +881,11 @@ class EpsilonAgainstReleases(_CompositionFigure):
             Line2D([], [], color=BASIC_COLOR, lw=2, ls="--", label=r"basic $k\varepsilon_0$"),
             Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
             Line2D(
-                [], [], color=OPTIMAL_COLOR, lw=2, label=r"optimal: $k$ × any $\varepsilon_0$-DP"
+                [],
+                [],
+                color=OPTIMAL_COLOR,
+                lw=2,
+                label=r"optimal: $k \times$ any $\varepsilon_0$-DP",
             ),
             Line2D(
                 [],
@@ -883,11 +894,11 @@ class EpsilonAgainstReleases(_CompositionFigure):
                 lw=2,
                 marker="o",
                 ms=3.5,
-                label=r"exact: $k$ × Laplace ($k \leq 100$)",
+                label=r"exact: $k \times$ Laplace ($k \leq 100$)",
             ),
             Line2D([], [], color=ADVANCED_COLOR, ls=":", label="advanced first beats basic"),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
     def _exact_curve(self, pair, epsilon0, delta):
         """epsilon at delta of k Laplace releases for k in exact_grid, for drawing.
@@ -986,7 +997,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
 # ---------------------------------------------------------------------------
 
 GRID_WIDTH_CONTROL = Control(
-    "grid width h", 0.005, 0.5, log=True, description="width of the accountant's loss grid"
+    "grid width $h$", 0.005, 0.5, log=True, description="width of the accountant's loss grid"
 )
 # The FFT composes about k R / h grid points for a loss spread over R: these ranges keep
 # every slider move within a few hundred thousand points.
@@ -1021,8 +1032,8 @@ class AccountantBracket(_CompositionFigure):
     title = "An accountant's PLD: a bracket around the exact δ"
     controls = {
         "mechanism": MECHANISM,
-        "sigma": ACCOUNTANT_SIGMA,
         "epsilon0": EPSILON0_CONTROL,
+        "sigma": ACCOUNTANT_SIGMA,
         "releases": ACCOUNTANT_RELEASES,
         "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
         "grid_width": GRID_WIDTH_CONTROL,
@@ -1059,7 +1070,7 @@ class AccountantBracket(_CompositionFigure):
                 Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label="rounded down (optimistic)"),
             ],
             loc="upper left",
-            fontsize=8.5,
+            fontsize=9,
         )
         right.set_xscale("log")
         right.set_yscale("log")
@@ -1113,7 +1124,7 @@ class AccountantBracket(_CompositionFigure):
                 ),
             ],
             loc="lower right",
-            fontsize=8.5,
+            fontsize=9,
         )
 
     def _bracket(self, pair, k, grid_width, epsilon):
@@ -1203,7 +1214,11 @@ class AccountantBracket(_CompositionFigure):
 # ---------------------------------------------------------------------------
 
 ALPHA_CONTROL = Control(
-    "α (type I error)", 0.001, 0.5, step=0.001, description="the attacker's false-alarm rate"
+    r"$\alpha$ (type I error)",
+    0.001,
+    0.5,
+    step=0.001,
+    description="the attacker's false-alarm rate",
 )
 
 
@@ -1233,8 +1248,8 @@ class TradeOffCurves(_CompositionFigure):
     title = "The hypothesis-test view: trade-off curves and the CLT"
     controls = {
         "mechanism": MECHANISM,
-        "sigma": SIGMA_CONTROL,
         "epsilon0": EPSILON0_CONTROL,
+        "sigma": SIGMA_CONTROL,
         "releases": RELEASES_CONTROL,
         "alpha": ALPHA_CONTROL,
     }
@@ -1300,7 +1315,7 @@ class TradeOffCurves(_CompositionFigure):
                 Patch(color=CLT_COLOR, alpha=0.35, label="CLT above exact"),
             ],
             loc="upper right",
-            fontsize=8.5,
+            fontsize=9,
         )
         profiles.set_ylim(0, self.ratio_top)
         profiles.set_ylabel(r"exact $\delta(\varepsilon)$ / CLT $\delta(\varepsilon)$")
@@ -1312,7 +1327,7 @@ class TradeOffCurves(_CompositionFigure):
                 Patch(color=CLT_COLOR, alpha=0.35, label=r"CLT $\delta$ below exact"),
             ],
             loc="upper right",
-            fontsize=8.5,
+            fontsize=9,
         )
 
     def _apply(self, mechanism, sigma, epsilon0, releases, alpha):
