@@ -888,3 +888,41 @@ def test_optimal_composition_at_the_largest_epsilon0(k):
     assert error is not None or not np.any(np.isnan(deltas))
     epsilon, error = call(composition.optimal_epsilon, HUGE, 0.0, k, 5e-324, names=names)
     assert error is not None or not math.isnan(epsilon)
+
+
+@needs_composition
+@given(
+    family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
+    scale=st.floats(-1.0, 1.5).map(lambda power: 10.0**power),
+    grid_width=st.sampled_from([1e-3, 1e-2, 0.1, 1.0]),
+    k=st.integers(1, 30),
+    delta=st.one_of(probability, st.sampled_from([1e-10, 1e-5, 0.1])),
+)
+@settings(CONTRACT, max_examples=40)
+def test_privacy_loss_distributions_bracket_the_exact_answers(family, scale, grid_width, k, delta):
+    """On grids the lessons use: the bracket holds the exact delta and epsilon, and the
+    pessimistic epsilon is safe for the exact composition."""
+    pair = getattr(privacy_loss, family)(scale)
+    names = ("grid_width", "k", "delta", "epsilon")
+    bracket, error = call(composition.pld_bracket, pair, k, grid_width, names=names)
+    if error is not None:
+        return
+    exact = composition.compose(pair, k)
+    epsilons = np.array([0.0, 0.5, 2.0, 10.0])
+    (low, high), error = call(bracket.delta, epsilons, names=names)
+    truth = exact.delta(epsilons)
+    assert np.all(low <= truth * (1 + 1e-9) + 1e-12) and np.all(truth <= high * (1 + 1e-9) + 1e-12)
+    width, error = call(bracket.width, epsilons, names=names)
+    assert error is None and np.all(width >= -1e-12)
+    (optimistic, pessimistic), error = call(bracket.epsilon_for_delta, delta, names=names)
+    assert error is None and not math.isnan(optimistic) and not math.isnan(pessimistic)
+    if pessimistic < math.inf:
+        assert exact.delta(pessimistic) <= delta * (1 + 1e-9) + 1e-15
+
+
+@needs_composition
+def test_gaussian_dp_mu_names_a_pair_it_cannot_take():
+    for pair in [privacy_loss.laplace(1.0), "gaussian", None]:
+        with pytest.raises(ValueError, match="pair"):
+            composition.gaussian_dp_mu(pair)
+    assert composition.gaussian_dp_mu(privacy_loss.gaussian(2.0)) == 0.5
