@@ -1994,7 +1994,7 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
         raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
     if not isinstance(connect_dots, bool | np.bool_):
         raise ValueError(f"connect_dots must be True or False, got {connect_dots!r}")
-    composed = pair if isinstance(pair, ComposedPair) else compose(pair, 1)
+    composed = _single_release_law(pair)
     if pessimistic and connect_dots:
         return _connect_the_dots(composed, grid_width, tail_mass)
     low, high = composed._continuous_range(tail_mass)
@@ -2036,6 +2036,56 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
     return PrivacyLossDistribution(
         grid_width, lowest + first, masses[first : last + 1], infinity, pessimistic, tail_mass
     )
+
+
+def _single_release_law(pair):
+    """The law ``pld`` discretises: a Laplace release in closed form, else the composed pair."""
+    if isinstance(pair, ComposedPair):
+        return pair
+    if isinstance(pair, privacy_loss.LaplaceNoise) and pair.max_loss <= LAPLACE_MAX_EPSILON0:
+        return _OneLaplace(pair.max_loss)
+    return compose(pair, 1)
+
+
+class _OneLaplace:
+    """One Laplace release of epsilon0, with what ``pld`` needs in closed form.
+
+    With W = (epsilon0 - L) / (2 epsilon0) in [0, 1] (as in ``ComposedLaplace``): atoms
+    1/2 at L = epsilon0 and e^-epsilon0 / 2 at L = -epsilon0, and in between W has density
+    (epsilon0 / 2) e^(-epsilon0 w), so that the continuous part has P[L > t] =
+    (1 - e^(-epsilon0 x)) / 2 and P[L <= t] = (e^(-epsilon0 x) - e^-epsilon0) / 2 at
+    x = (epsilon0 - t) / (2 epsilon0), and delta(t) = 1 - e^(-epsilon0 x) = 1 - e^((t -
+    epsilon0) / 2) on [-epsilon0, epsilon0] (1 - e^t below, 0 above).
+    """
+
+    _continuous_median = 0.0
+
+    def __init__(self, epsilon0):
+        self.epsilon0 = epsilon0
+        self.loss_atoms = (
+            np.array([epsilon0, -epsilon0]),
+            np.array([0.5, 0.5 * math.exp(-epsilon0)]),
+        )
+
+    def _continuous_range(self, tail_mass):
+        return -self.epsilon0, self.epsilon0
+
+    def _w(self, t):
+        w = (self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
+        return np.clip(w, 0.0, 1.0)
+
+    def _continuous_exceeds(self, t):
+        return -0.5 * np.expm1(-self.epsilon0 * self._w(t))
+
+    def _continuous_cdf(self, t):
+        # Summed from the bottom: e^(-e0 w) (1 - e^(-e0 (1 - w))) / 2, no cancellation.
+        w = self._w(t)
+        return -0.5 * np.exp(-self.epsilon0 * w) * np.expm1(-self.epsilon0 * (1.0 - w))
+
+    def _hockey(self, t):
+        t = np.asarray(t, dtype=float)
+        inside = -np.expm1(-self.epsilon0 * self._w(t))
+        return np.where(t < -self.epsilon0, -np.expm1(np.minimum(t, 0.0)), inside)
 
 
 def _connect_the_dots(composed, grid_width, tail_mass):
