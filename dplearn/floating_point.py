@@ -92,10 +92,10 @@ def post_noisy_digit(uniform, sensitivity=1.0, epsilon=1.0):
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     beta = sensitivity / epsilon
-    if not _MOST_SCALES * beta <= _LARGEST:
+    if not 0 < _MOST_SCALES * beta <= _LARGEST:
         raise ValueError(
-            f"epsilon must keep 37 * sensitivity / epsilon below 1.8e308, got "
-            f"epsilon={epsilon!r} with sensitivity={sensitivity!r}"
+            f"epsilon must keep sensitivity / epsilon a positive double with 37 times it "
+            f"below 1.8e308, got epsilon={epsilon!r} with sensitivity={sensitivity!r}"
         )
     uniform = check.number("uniform", uniform)
     if np.any(~(np.abs(uniform) <= 0.5)):

@@ -871,6 +871,7 @@ def test_leak_windows_at_any_parameters(scale, first_draw, count, value):
     sensitivity=st.one_of(moderate, positive_float),
     epsilon=st.one_of(moderate, positive_float),
 )
+@example(uniform=0.5, sensitivity=5e-324, epsilon=10.0)
 @CONTRACT
 def test_post_noisy_digit_at_any_parameters(uniform, sensitivity, epsilon):
     names = ("uniform", "sensitivity", "epsilon")
