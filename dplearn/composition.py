@@ -1879,7 +1879,8 @@ class PrivacyLossDistribution:
             # largest entry (measured: at most that much against exact convolutions).
             2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(size, 2)) * largest,
         )
-        masses = masses.astype(float)  # a copy, changed in place below
+        # The transform's output is the caller's own array: changed in place below.
+        masses = masses.astype(float, copy=False)
         if self.pessimistic:
             np.maximum(masses, 0.0, out=masses)
             infinity_mass = infinity_mass + size * noise
@@ -1942,16 +1943,20 @@ def _transform_dtype(length):
 
 
 def _integer_power(values, k):
-    """values ** k by repeated squaring (much faster than a complex pow)."""
+    """values ** k by repeated squaring (much faster than a complex pow), overwriting
+    ``values`` (the caller's own spectrum) to save allocations."""
     result = None
     power = values
     while True:
         if k & 1:
-            result = power if result is None else result * power
+            if result is None:
+                result = power.copy() if k > 1 else power
+            else:
+                result *= power
         k >>= 1
         if not k:
             return result
-        power = power * power
+        np.square(power, out=power)
 
 
 def _check_size(size):
@@ -2181,11 +2186,47 @@ def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
     k = _k(k)
-    optimistic = pld(pair, grid_width, pessimistic=False, tail_mass=tail_mass).self_compose(k)
+    optimistic = pld(pair, grid_width, pessimistic=False, tail_mass=tail_mass)
     pessimistic = pld(
         pair, grid_width, pessimistic=True, tail_mass=tail_mass, connect_dots=connect_dots
-    ).self_compose(k)
-    return PLDBracket(optimistic, pessimistic)
+    )
+    return PLDBracket(*_self_compose_both(optimistic, pessimistic, k))
+
+
+def _self_compose_both(optimistic, pessimistic, k):
+    """Both PLDs of a bracket composed k times, by one transform of a two-row array.
+
+    Set on one common grid (zeros where one PLD has no point), the two rows go through
+    the same arithmetic as two separate ``self_compose`` calls, so the same round-off
+    bound holds for each; one batched transform is ~1.5x faster than two (pocketfft runs
+    both rows through its vector lanes together).
+    """
+    if k == 1:
+        return optimistic, pessimistic
+    lowest = min(optimistic.lowest_index, pessimistic.lowest_index)
+    width = (
+        max(
+            distribution.lowest_index + distribution.masses.size
+            for distribution in (optimistic, pessimistic)
+        )
+        - lowest
+    )
+    size = k * (width - 1) + 1
+    length = _fft_length(size)
+    if size > _ONE_SHOT_POINTS or _transform_dtype(length) is not np.float64:
+        return optimistic.self_compose(k), pessimistic.self_compose(k)
+    rows = np.zeros((2, length))
+    for row, distribution in zip(rows, (optimistic, pessimistic), strict=True):
+        start = distribution.lowest_index - lowest
+        row[start : start + distribution.masses.size] = distribution.masses
+    spectrum = _integer_power(fft.rfft(rows, axis=-1, workers=1), k)
+    masses = fft.irfft(spectrum, length, axis=-1, workers=1)[:, :size]
+    return tuple(
+        distribution._truncated(
+            k * lowest, row, -math.expm1(k * math.log1p(-distribution.infinity_mass))
+        )
+        for row, distribution in zip(masses, (optimistic, pessimistic), strict=True)
+    )
 
 
 # ----------------------------------------------------------------------------------------
