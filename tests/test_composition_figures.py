@@ -546,3 +546,26 @@ def test_comp4_drawn_exact_curve_is_within_two_tenths_of_a_percent_of_the_closed
         )
         assert np.all(drawn >= exact * (1 - 1e-12))  # a pessimistic accountant's curve
         np.testing.assert_allclose(drawn, exact, rtol=2e-3)
+
+
+@pytest.mark.parametrize("ha, va", [("left", "top"), ("right", "bottom")])
+def test_note_box_holds_its_lines_on_the_side_of_its_point(ha, va):
+    (glyphs, glyph_size), (box, box_size) = figures.note_markers("two lines\nof text →", ha, va)
+    # Marker paths are drawn at markersize / (2 max |vertex|): 1 point per unit here.
+    text = glyphs.get_transform().transform(glyphs.get_path().vertices) * glyph_size
+    frame = box.get_transform().transform(box.get_path().vertices) * box_size
+    (left, bottom), (right, top) = frame.min(axis=0), frame.max(axis=0)
+    assert (text.min(axis=0) > (left, bottom)).all() and (text.max(axis=0) < (right, top)).all()
+    # The box touches the note's point from the side it is aligned on.
+    assert np.isclose(left if ha == "left" else right, 0.0, atol=1e-9)
+    assert np.isclose(top if va == "top" else bottom, 0.0, atol=1e-9)
+    assert 2 * figures.NOTE_SIZE < top - bottom < 4 * figures.NOTE_SIZE  # two lines
+
+
+def test_note_hides_when_empty_and_says_what_it_was_given():
+    figure = make("COMP-4")
+    assert figure.note.get_text() == "advanced first beats basic at k = 29"
+    assert len(figure.note.glyphs.get_xdata()) == 1
+    figure.note.set_text("")
+    assert figure.note.get_text() == ""
+    assert len(figure.note.glyphs.get_xdata()) == len(figure.note.box.get_xdata()) == 0

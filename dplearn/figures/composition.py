@@ -13,9 +13,11 @@ epsilon0-DP). A toggle picks the mechanism. The k slider runs to 1000; Laplace f
 clip it at 100 (the largest k for which the core composes Laplace noise in a slider move)
 and say so in the figure.
 
-Moving text (the numbers written into the axes) is plain Unicode, not mathtext: it is
-drawn on every frame and mathtext there would cost the frame budget. Titles, axis labels,
-legends and ticks are mathtext and stay in the cached static layer.
+Moving text (the notes and tick numbers written into the axes) is plain Unicode, not
+mathtext, drawn as glyph outlines cached per string (``Note``, ``tick_marker``): it is
+drawn on every frame, and laying out and rasterising text there would take most of the
+frame budget. Titles, axis labels and legends are mathtext and stay in the cached static
+layer.
 
 Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
 """
@@ -46,6 +48,7 @@ __all__ = [
     "releases_used",
     "loss_histogram",
     "step_outline",
+    "Note",
     "LossesAdd",
     "ComposedLossByProbability",
     "PrivacyProfiles",
@@ -202,6 +205,100 @@ def tick_text(value, step):
     return text.replace("-", "−")
 
 
+#: Size of the notes written into the axes, in points.
+NOTE_SIZE = 9.0
+#: Space between a note's text and the edge of its box, in points.
+NOTE_PAD = 2.7
+
+
+@functools.lru_cache(maxsize=256)
+def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
+    """Markers drawing a note's lines and its box, aligned on their point: a pair of
+    (style, size), text then box.
+
+    A note's text changes with the sliders, and a Text artist lays out and rasterises its
+    glyphs again on every frame (most of a COMP figure's draw). Glyph outlines
+    (``TextPath``) drawn as a marker cost a fraction of that, and the cache keeps them per
+    string. ha is "left" or "right", va "top" or "bottom": the side of the box that
+    touches the point.
+    """
+    font = FontProperties(size=size)
+    line_height = 1.2 * size
+    parts = []
+    for row, line in enumerate(text.split("\n")):
+        path = TextPath((0.0, 0.0), line, size=size, prop=font, usetex=False)
+        vertices = path.vertices.copy()
+        if vertices.size == 0:
+            continue
+        vertices[:, 1] -= row * line_height
+        parts.append(Path(vertices, path.codes))
+    if not parts:
+        return None
+    shape = Path.make_compound_path(*parts)
+    vertices = shape.vertices.copy()
+    (left, bottom), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
+    # The box reaches pad beyond the glyphs, down to the lowest descender of the last line.
+    bottom = min(bottom, -(len(parts) - 1) * line_height - 0.25 * size)
+    top = max(top, 0.75 * size)
+    width, height = right - left + 2 * pad, top - bottom + 2 * pad
+    shift_x = -left + pad if ha == "left" else -(right + pad)
+    shift_y = -(top + pad) if va == "top" else -bottom + pad
+    vertices += (shift_x, shift_y)
+    corner_x = 0.0 if ha == "left" else -width
+    corner_y = -height if va == "top" else 0.0
+    box = Path.unit_rectangle().transformed(
+        transforms.Affine2D().scale(width, height).translate(corner_x, corner_y)
+    )
+
+    def marker(path):
+        extent = float(np.abs(path.vertices).max())
+        return MarkerStyle(path), 2.0 * extent
+
+    return marker(Path(vertices, shape.codes)), marker(box)
+
+
+class Note:
+    """A line or two of plain text in the axes that changes on every update, drawn as
+    markers (see ``note_markers``); optionally on a white box.
+
+    Static text stays a matplotlib Text (mathtext, in the cached layer); this is for the
+    moving words only, so it takes plain Unicode.
+    """
+
+    def __init__(self, ax, x, y, *, ha="left", va="top", box=True):
+        self.ha, self.va, self._text = ha, va, ""
+        common = dict(ls="none", transform=ax.transAxes, clip_on=False, zorder=6)
+        (self.box,) = ax.plot([], [], mfc="white", mec="0.8", mew=1.0, alpha=0.85, **common)
+        (self.glyphs,) = ax.plot([], [], color="black", mew=0, **common)
+        self.box.set_visible(box)
+        for artist in self.artists:
+            # Constrained layout would make room for the largest marker it has seen.
+            artist.set_in_layout(False)
+        self.position = (x, y)
+
+    @property
+    def artists(self):
+        return self.box, self.glyphs
+
+    def get_text(self):
+        return self._text
+
+    def set_text(self, text):
+        text = str(text)
+        if text == self._text:
+            return
+        self._text = text
+        markers = note_markers(text, self.ha, self.va) if text.strip() else None
+        if markers is None:
+            for artist in self.artists:
+                artist.set_data([], [])
+            return
+        for artist, (style, size) in zip((self.glyphs, self.box), markers, strict=True):
+            artist.set_marker(style)
+            artist.set_markersize(size)
+            artist.set_data([self.position[0]], [self.position[1]])
+
+
 def _value_text(value):
     """A number for a label in the axes: 4 significant digits, scientific when tiny."""
     if not np.isfinite(value):
@@ -327,7 +424,7 @@ class LossesAdd(_CompositionFigure):
         (self.max_line,) = ax.plot(
             [0, 0], [0, 0.9], color=COMPOSED_COLOR, ls="-.", lw=1.2, transform=above
         )
-        self.note = ax.text(0.01, 0.97, "", transform=ax.transAxes, fontsize=9, va="top")
+        self.note = Note(ax, 0.01, 0.97, ha="left", va="top", box=False)
         self.moving(
             self.single,
             self.composed,
@@ -336,7 +433,7 @@ class LossesAdd(_CompositionFigure):
             self.epsilon_line,
             self.mean_line,
             self.max_line,
-            self.note,
+            *self.note.artists,
         )
         self._moving_xaxis(ax)
         ax.set_ylim(0, 1.12)
@@ -538,17 +635,8 @@ class ComposedLossByProbability(_CompositionFigure):
             self.areas.append(area)
             self.boxes.append(box)
             self.moving(single, curve, area, box)
-        self.note = zoomed.text(
-            0.97,
-            0.5,
-            "",
-            transform=zoomed.transAxes,
-            fontsize=9,
-            ha="right",
-            va="top",
-            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
-        )
-        self.moving(self.note)
+        self.note = Note(zoomed, 0.97, 0.5, ha="right", va="top")
+        self.moving(*self.note.artists)
         self._moving_xaxis(zoomed)
         whole.set_xlim(0, 1)
         whole.set_ylim(0, self.top)
@@ -668,16 +756,7 @@ class PrivacyProfiles(_CompositionFigure):
         (self.crossing,) = ax.plot([], [], "*", color=ADVANCED_COLOR, ms=13, mec="black", mew=0.6)
         (self.epsilon_line,) = ax.plot([], [], color=BAD_COLOR, ls=":", lw=1.2)
         (self.marks,) = ax.plot([], [], "o", color="black", ms=5, ls="none")
-        self.note = ax.text(
-            0.01,
-            0.03,
-            "",
-            transform=ax.transAxes,
-            fontsize=9,
-            ha="left",
-            va="bottom",
-            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
-        )
+        self.note = Note(ax, 0.01, 0.03, ha="left", va="bottom")
         self.moving(
             self.exact,
             self.optimal,
@@ -687,7 +766,7 @@ class PrivacyProfiles(_CompositionFigure):
             self.crossing,
             self.epsilon_line,
             self.marks,
-            self.note,
+            *self.note.artists,
         )
         self._moving_xaxis(ax)
         ax.set_ylim(self.floor, 2.0)
@@ -849,16 +928,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
         (self.win,) = ax.plot([], [], color=ADVANCED_COLOR, ls=":", lw=1.2)
         (self.release_line,) = ax.plot([], [], color="black", ls=":", lw=1)
         (self.marks,) = ax.plot([], [], "o", color="black", ms=5, ls="none")
-        self.note = ax.text(
-            0.99,
-            0.03,
-            "",
-            transform=ax.transAxes,
-            fontsize=9,
-            ha="right",
-            va="bottom",
-            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
-        )
+        self.note = Note(ax, 0.99, 0.03, ha="right", va="bottom")
         self.moving(
             self.basic,
             self.advanced,
@@ -867,7 +937,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
             self.win,
             self.release_line,
             self.marks,
-            self.note,
+            *self.note.artists,
         )
         ax.set_xlim(1, 1000)
         ax.set_ylim(1e-3, 5e3)
@@ -900,7 +970,8 @@ class EpsilonAgainstReleases(_CompositionFigure):
         ]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
-    def _exact_curve(self, pair, epsilon0, delta):
+    @classmethod
+    def _exact_curve(cls, pair, epsilon0, delta):
         """epsilon at delta of k Laplace releases for k in exact_grid, for drawing.
 
         Composing the closed form anew for each k costs a few milliseconds per k, so the
@@ -909,33 +980,21 @@ class EpsilonAgainstReleases(_CompositionFigure):
         the exact curve (the tests check), far below the line width on these log axes.
         The marked point at the slider's k and the readout are the exact closed form.
         """
-        single = composition.pld(pair, epsilon0 / self.exact_curve_steps, pessimistic=True)
+        single = composition.pld(pair, epsilon0 / cls.exact_curve_steps, pessimistic=True)
         return np.array(
-            [float(single.self_compose(int(n)).epsilon_for_delta(delta)) for n in self.exact_grid]
+            [float(single.self_compose(int(n)).epsilon_for_delta(delta)) for n in cls.exact_grid]
         )
 
     def _curves(self, epsilon0, delta):
         """The four curves and the first k at which advanced wins, for one (epsilon0, delta).
 
-        Kept for the last (epsilon0, delta): moving only k then just moves the marks.
+        Kept for the last few hundred (epsilon0, delta): a slider snaps to a grid of
+        values, so moving k, or moving epsilon0 or delta back and forth, finds them again.
         """
-        key = (epsilon0, delta)
-        if getattr(self, "_curves_key", None) != key:
-            pair = privacy_loss.laplace(1.0 / epsilon0)
-            grid = self.releases_grid
-            self._curves_value = (
-                np.asarray(composition.basic(epsilon0, 0.0, grid)[0], dtype=float),
-                np.asarray(composition.advanced(epsilon0, 0.0, grid, delta)[0], dtype=float),
-                np.array([composition.optimal_epsilon(epsilon0, 0.0, int(n), delta) for n in grid]),
-                self._exact_curve(pair, epsilon0, delta),
-                first_advanced_win(epsilon0, delta),
-            )
-            self._curves_key = key
-        return self._curves_value
+        return _releases_curves(type(self), epsilon0, delta)
 
     def _apply(self, epsilon0, delta, releases):
         k = int(releases)
-        pair = privacy_loss.laplace(1.0 / epsilon0)
         grid = self.releases_grid
         basic, advanced, optimal, exact, win = self._curves(epsilon0, delta)
         floor = 1e-4
@@ -952,11 +1011,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
             basic=float(composition.basic(epsilon0, 0.0, k)[0]),
             advanced=float(composition.advanced(epsilon0, 0.0, k, delta)[0]),
             optimal=float(composition.optimal_epsilon(epsilon0, 0.0, k, delta)),
-            exact=(
-                float(composition.compose(pair, k).epsilon_for_delta(delta))
-                if k <= LAPLACE_MAX_RELEASES
-                else float("nan")
-            ),
+            exact=_exact_epsilon(epsilon0, k, delta) if k <= LAPLACE_MAX_RELEASES else float("nan"),
         )
         shown = [at["basic"], at["advanced"], at["optimal"]]
         if k <= LAPLACE_MAX_RELEASES:
@@ -990,6 +1045,30 @@ class EpsilonAgainstReleases(_CompositionFigure):
             else "only for k ≤ 100",
             r"advanced first beats basic at $k$": s["win"] if s["win"] else "never",
         }
+
+
+@functools.lru_cache(maxsize=256)
+def _releases_curves(figure, epsilon0, delta):
+    """COMP-4's curves against k for one (epsilon0, delta), read-only (shared by figures)."""
+    pair = privacy_loss.laplace(1.0 / epsilon0)
+    grid = figure.releases_grid
+    curves = (
+        np.asarray(composition.basic(epsilon0, 0.0, grid)[0], dtype=float),
+        np.asarray(composition.advanced(epsilon0, 0.0, grid, delta)[0], dtype=float),
+        np.array([composition.optimal_epsilon(epsilon0, 0.0, int(n), delta) for n in grid]),
+        figure._exact_curve(pair, epsilon0, delta),
+    )
+    for curve in curves:
+        curve.setflags(write=False)
+    return (*curves, first_advanced_win(epsilon0, delta))
+
+
+@functools.lru_cache(maxsize=1024)
+def _exact_epsilon(epsilon0, k, delta):
+    """Exact epsilon at delta of k Laplace releases of epsilon0 (the closed form)."""
+    return float(
+        composition.compose(privacy_loss.laplace(1.0 / epsilon0), k).epsilon_for_delta(delta)
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -1078,15 +1157,7 @@ class AccountantBracket(_CompositionFigure):
         (self.lower_error,) = right.plot([], [], color=OPTIMAL_COLOR, lw=2, marker="o", ms=3.5)
         (self.width_line,) = right.plot([1, 1], [1, 1], color="black", ls=":", lw=1.2)
         (self.marks,) = right.plot([], [], "o", color="black", ms=6, ls="none")
-        self.note = right.text(
-            0.02,
-            0.97,
-            "",
-            transform=right.transAxes,
-            fontsize=9,
-            va="top",
-            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
-        )
+        self.note = Note(right, 0.02, 0.97, ha="left", va="top")
         self.moving(
             self.exact_cdf,
             self.pessimistic_cdf,
@@ -1095,7 +1166,7 @@ class AccountantBracket(_CompositionFigure):
             self.lower_error,
             self.width_line,
             self.marks,
-            self.note,
+            *self.note.artists,
         )
         right.set_xlim(GRID_WIDTH_CONTROL.minimum / 1.3, GRID_WIDTH_CONTROL.maximum * 1.3)
         right.set_ylim(*self.error_limits)
@@ -1280,16 +1351,7 @@ class TradeOffCurves(_CompositionFigure):
             Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0)
         )
         (self.ratio_line,) = profiles.plot([], [], color=EXACT_COLOR, lw=2)
-        self.note = profiles.text(
-            0.98,
-            0.04,
-            "",
-            transform=profiles.transAxes,
-            fontsize=9,
-            ha="right",
-            va="bottom",
-            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "0.8"},
-        )
+        self.note = Note(profiles, 0.98, 0.04, ha="right", va="bottom")
         self.moving(
             self.single_curve,
             self.above,
@@ -1298,7 +1360,7 @@ class TradeOffCurves(_CompositionFigure):
             self.alpha_marks,
             self.below,
             self.ratio_line,
-            self.note,
+            *self.note.artists,
         )
         self._moving_xaxis(profiles)
         tests.set_xlim(0, 1)
