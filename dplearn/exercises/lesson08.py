@@ -48,8 +48,8 @@ EXERCISES = [
             ),
             mistake(
                 "sigma-over-k",
-                "You divided σ by k. Eight releases are one release with σ/√k: the mean of "
-                "the loss grows like k, so 1/σ² is multiplied by k, not 1/σ.",
+                "You divided σ by k. Eight releases are one release with σ/√k: the mean "
+                "Δ²/(2σ²) of the loss is multiplied by k, so σ² is divided by k, not σ.",
                 lambda: _gaussian(_SIGMA / _RELEASES).delta(_EPSILON),
             ),
             mistake(
