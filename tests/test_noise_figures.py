@@ -126,13 +126,14 @@ def test_kde_curve_is_what_seaborn_draws(bw_adjust):
     assert np.allclose(nf.kde_curve(data, grid, bw_adjust), density, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("params", [{"bins": 10}, {"bins": 7}, {"discrete": 1}])
+@pytest.mark.parametrize("params", [{"bins": 10}, {"bins": 7}, {"binning": "one per integer"}])
 def test_histogram_is_what_seaborn_draws(params):
     explorer = nf.SeabornHistogram()
     explorer.update(**params)
     figure = Figure()
     axes = figure.subplots()
-    options = {"discrete": True} if params.get("discrete") else {"bins": params["bins"]}
+    discrete = params.get("binning") == "one per integer"
+    options = {"discrete": True} if discrete else {"bins": params["bins"]}
     sns.histplot(x=explorer.data, stat="density", ax=axes, **options)
     heights = [patch.get_height() for patch in axes.patches]
     lefts = [patch.get_x() for patch in axes.patches]
@@ -181,6 +182,8 @@ def test_no_deprecated_seaborn_call_anywhere():
         (nf.OneDimensionalQuery, {"tolerance": 1.5}, "tolerance"),
         (nf.TwoDimensionalQuery, {"share": 1.0}, "share"),
         (nf.SeabornHistogram, {"bw_adjust": 0}, "bw_adjust"),
+        (nf.SeabornHistogram, {"binning": 1}, "binning"),
+        (nf.SeabornHistogram, {"discrete": 1}, "discrete"),
         (nf.FloatingPointLeak, {"position": float("nan")}, "position"),
     ],
 )
@@ -206,3 +209,13 @@ def test_bad_values_raise_and_keep_the_figure(explorer_class, params, name):
 def test_helpers_name_their_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_histogram_binning_is_a_choice_of_words():
+    explorer = nf.SeabornHistogram()
+    assert explorer.controls["binning"].options == ("equal width", "one per integer")
+    explorer.update(binning="one per integer")
+    assert explorer.numbers()["bin width"] == 1.0
+    # bins counts only for bins of equal width.
+    assert explorer.update(bins=3).numbers()["bin width"] == 1.0
+    assert explorer.update(binning="equal width").numbers()["bin width"] > 1.0

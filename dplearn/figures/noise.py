@@ -14,7 +14,7 @@ from scipy import stats
 
 from dplearn import _validation as check
 from dplearn import floating_point
-from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Control
+from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.mechanisms import sample_laplace_inverse_cdf
 
@@ -490,9 +490,21 @@ class TwoDimensionalQuery(_SeededExplorer):
         }
 
 
+#: histplot's two ways of binning: `bins` bins of equal width, or ``discrete=True``.
+BINNING = Choice(
+    "binning",
+    ("equal width", "one per integer"),
+    description="histplot: bins of equal width, or discrete=True",
+)
+
+
 @register
 class SeabornHistogram(_SeededExplorer):
     """NOISE-4: what seaborn's histplot(stat="density") and kdeplot draw, in place.
+
+    ``binning="equal width"`` is histplot(bins=bins); ``"one per integer"`` is
+    histplot(discrete=True), one bin centred on each whole number (``bins`` is then
+    unused).
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
@@ -501,10 +513,10 @@ class SeabornHistogram(_SeededExplorer):
     title = "Histogram and kernel density of the noisy answers (seaborn's current API)"
     controls = {
         "bins": Control("bins", 3, 20, integer=True, description="histplot bins"),
-        "discrete": Control("discrete", 0, 1, integer=True, description="histplot discrete=True"),
+        "binning": BINNING,
         "bw_adjust": Control("bw_adjust", 0.25, 4.0, log=True, description="kdeplot bw_adjust"),
     }
-    defaults = {"bins": 10, "discrete": 0, "bw_adjust": 1.0}
+    defaults = {"bins": 10, "binning": "equal width", "bw_adjust": 1.0}
     figsize = (7.0, 3.8)
     answers = 100
 
@@ -549,9 +561,9 @@ class SeabornHistogram(_SeededExplorer):
         """seaborn's discrete=True: bins of width 1 centred on each whole number."""
         return np.arange(self.data.min() - 0.5, self.data.max() + 1.0)
 
-    def _apply(self, *, bins, discrete, bw_adjust):
+    def _apply(self, *, bins, binning, bw_adjust):
         bins = check.whole("bins", bins, 1)
-        discrete = check.whole("discrete", discrete, 0, 1)
+        discrete = BINNING.check("binning", binning) == "one per integer"
         bw_adjust = float(check.positive("bw_adjust", bw_adjust))
         heights, edges = np.histogram(
             self.data, self._discrete_edges() if discrete else bins, density=True
