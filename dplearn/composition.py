@@ -1991,6 +1991,12 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
+    grid_width, tail_mass = _pld_options(grid_width, pessimistic, tail_mass, connect_dots)
+    return _pld(_single_release_law(pair), grid_width, pessimistic, tail_mass, connect_dots)
+
+
+def _pld_options(grid_width, pessimistic, tail_mass, connect_dots):
+    """The checked grid_width and tail_mass of ``pld`` (ValueError naming a bad one)."""
     grid_width = check.positive("grid_width", grid_width, scalar=True)
     if not isinstance(pessimistic, bool | np.bool_):
         raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
@@ -1999,7 +2005,11 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
         raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
     if not isinstance(connect_dots, bool | np.bool_):
         raise ValueError(f"connect_dots must be True or False, got {connect_dots!r}")
-    composed = _single_release_law(pair)
+    return grid_width, tail_mass
+
+
+def _pld(composed, grid_width, pessimistic, tail_mass, connect_dots):
+    """``pld`` of the law ``composed`` (a ComposedPair or _OneLaplace), options checked."""
     if pessimistic and connect_dots:
         return _connect_the_dots(composed, grid_width, tail_mass)
     low, high = composed._continuous_range(tail_mass)
@@ -2022,20 +2032,27 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
     if np.isfinite(low):
         # The continuous part, cell by cell: (grid[i-1], grid[i]] goes to grid[i] when
         # rounding up, [grid[i], grid[i+1]) to grid[i] when rounding down.
-        edges = np.clip(grid, low, high)
-        middle = composed._continuous_median
-        upper = composed._continuous_exceeds(edges)
-        lower = composed._continuous_cdf(edges)
-        cells = np.where(edges[:-1] >= middle, upper[:-1] - upper[1:], lower[1:] - lower[:-1])
-        cells = np.maximum(cells, 0.0)
+        edges = np.minimum(np.maximum(grid, low), high)
+        if isinstance(composed, _OneLaplace):
+            cells = composed._cell_masses(edges)
+        else:
+            middle = composed._continuous_median
+            upper = composed._continuous_exceeds(edges)
+            lower = composed._continuous_cdf(edges)
+            cells = np.where(edges[:-1] >= middle, upper[:-1] - upper[1:], lower[1:] - lower[:-1])
+            cells = np.maximum(cells, 0.0)
+        # Beyond [low, high] (a cut range): nothing for one Laplace release.
+        beyond = not isinstance(composed, _OneLaplace)
         if pessimistic:
             masses[1:] += cells
-            masses[0] += float(composed._continuous_cdf(np.array(low)))
-            infinity += float(composed._continuous_exceeds(np.array(high)))
+            if beyond:
+                masses[0] += float(composed._continuous_cdf(np.array(low)))
+                infinity += float(composed._continuous_exceeds(np.array(high)))
         else:
             masses[:-1] += cells
-            top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
-            masses[top] += float(composed._continuous_exceeds(np.array(high)))
+            if beyond:
+                top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
+                masses[top] += float(composed._continuous_exceeds(np.array(high)))
     keep = np.flatnonzero(masses > 0)
     first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
     return PrivacyLossDistribution(
@@ -2077,7 +2094,14 @@ class _OneLaplace:
 
     def _w(self, t):
         w = (self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
-        return np.clip(w, 0.0, 1.0)
+        return np.minimum(np.maximum(w, 0.0), 1.0)
+
+    def _cell_masses(self, edges):
+        """P[a < L <= b] of the continuous part for each pair of neighbouring (sorted)
+        edges in [-epsilon0, epsilon0]: e^(-e0 w_b) (1 - e^(-(b - a) / 2)) / 2, with no
+        difference of nearly equal numbers."""
+        low, high = edges[:-1], edges[1:]
+        return -0.5 * np.exp(-self.epsilon0 * self._w(high)) * np.expm1(0.5 * (low - high))
 
     def _continuous_exceeds(self, t):
         return -0.5 * np.expm1(-self.epsilon0 * self._w(t))
@@ -2114,7 +2138,8 @@ def _connect_the_dots(composed, grid_width, tail_mass):
     if size < 2:
         lowest, size = lowest - 1, 2
     losses = (lowest + np.arange(size)) * grid_width
-    exact = np.clip(np.nan_to_num(composed._hockey(losses), nan=0.0), 0.0, 1.0)
+    exact = composed._hockey(losses)
+    exact = np.minimum(np.maximum(np.where(np.isnan(exact), 0.0, exact), 0.0), 1.0)
     exact = np.minimum.accumulate(exact)  # delta never increases with epsilon
     steps = np.diff(exact)  # D_i <= 0
     growth = math.expm1(grid_width)
@@ -2133,6 +2158,11 @@ def _connect_the_dots(composed, grid_width, tail_mass):
 
 def _grid_index(values, grid_width, lowest, *, up):
     """Index (from ``lowest``) of the grid point at or above (up) / below each value."""
+    if values.size <= 4:  # the atoms of one release: the same arithmetic, without arrays
+        return np.array(
+            [_one_grid_index(float(value), grid_width, up) - lowest for value in values.ravel()],
+            dtype=np.int64,
+        ).reshape(values.shape)
     raw = np.ceil(values / grid_width) if up else np.floor(values / grid_width)
     if up:
         raw = np.where(raw * grid_width < values, raw + 1, raw)
@@ -2141,6 +2171,17 @@ def _grid_index(values, grid_width, lowest, *, up):
         raw = np.where(raw * grid_width > values, raw - 1, raw)
         raw = np.where((raw + 1) * grid_width <= values, raw + 1, raw)
     return raw.astype(np.int64) - lowest
+
+
+def _one_grid_index(value, grid_width, up):
+    raw = math.ceil(value / grid_width) if up else math.floor(value / grid_width)
+    if up:
+        raw = raw + 1 if raw * grid_width < value else raw
+        raw = raw - 1 if (raw - 1) * grid_width >= value else raw
+    else:
+        raw = raw - 1 if raw * grid_width > value else raw
+        raw = raw + 1 if (raw + 1) * grid_width <= value else raw
+    return raw
 
 
 class PLDBracket:
@@ -2186,10 +2227,10 @@ def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
     k = _k(k)
-    optimistic = pld(pair, grid_width, pessimistic=False, tail_mass=tail_mass)
-    pessimistic = pld(
-        pair, grid_width, pessimistic=True, tail_mass=tail_mass, connect_dots=connect_dots
-    )
+    grid_width, tail_mass = _pld_options(grid_width, True, tail_mass, connect_dots)
+    law = _single_release_law(pair)
+    optimistic = _pld(law, grid_width, False, tail_mass, False)
+    pessimistic = _pld(law, grid_width, True, tail_mass, connect_dots)
     return PLDBracket(*_self_compose_both(optimistic, pessimistic, k))
 
 
