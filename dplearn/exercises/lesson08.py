@@ -139,9 +139,8 @@ EXERCISES = [
         ),
         options={
             "a": "Each release's noise is divided by √k, so each loss shrinks by √k.",
-            "b": "The total loss is a sum of k independent bounded losses: its mean grows like "
-            "k times a small KL divergence (about ε₀²/2), but its fluctuations only like √k ε₀, "
-            "and ε′ only has to cover the mean plus a few fluctuations.",
+            "b": "The loss is a sum of k independent bounded terms, so it strays from its small "
+            "mean only by about √k ε₀.",
             "c": "δ′ is spread over the k releases, each getting δ′/k, and ln(k/δ′) grows like √k.",
             "d": "The worst output has loss √k ε₀, because the signs of the k losses cancel "
             "on average.",
