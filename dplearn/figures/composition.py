@@ -48,6 +48,9 @@ __all__ = [
     "releases_used",
     "loss_histogram",
     "step_outline",
+    "mechanism_controls",
+    "mechanism_defaults",
+    "composed_setting",
     "Note",
     "LossesAdd",
     "ComposedLossByProbability",
@@ -81,6 +84,8 @@ RELEASES_CONTROL = Control(
     integer=True,
     description=f"number of releases (Laplace figures use at most {LAPLACE_MAX_RELEASES})",
 )
+#: epsilon of the k releases together, for the figures with a mechanism toggle.
+COMPOSED_EPSILON = EPSILON.replace(minimum=0.01, maximum=20.0)
 LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
     maximum=LAPLACE_MAX_RELEASES, description="number of Laplace releases"
 )
@@ -119,6 +124,63 @@ def releases_used(mechanism, releases):
     if mechanism == "Laplace":
         return min(int(releases), LAPLACE_MAX_RELEASES)
     return int(releases)
+
+
+def mechanism_controls(opening, *, sigma=None, releases=None, **more):
+    """The controls of a figure with a mechanism toggle: the toggle, then the slider of
+    the mechanism the figure opens with (so the first slider moves it), the other
+    mechanism's, the k slider, and more in order.
+    """
+    sliders = {
+        "sigma": sigma or SIGMA_CONTROL,
+        "epsilon0": EPSILON0_CONTROL,
+    }
+    active = "sigma" if opening == "Gaussian" else "epsilon0"
+    other = "epsilon0" if active == "sigma" else "sigma"
+    return {
+        "mechanism": MECHANISM,
+        active: sliders[active],
+        other: sliders[other],
+        "releases": releases or RELEASES_CONTROL,
+        **more,
+    }
+
+
+def mechanism_defaults(opening, *, epsilon0=None, releases=10, **more):
+    """The opening setting of a figure with a mechanism toggle: the document's sigma and
+    epsilon0 (or the given one), k releases, and more."""
+    return {
+        "mechanism": MECHANISM.check("opening", opening),
+        "sigma": DOCUMENT_SIGMA,
+        "epsilon0": DOCUMENT_EPSILON0 if epsilon0 is None else epsilon0,
+        "releases": releases,
+        **more,
+    }
+
+
+def composed_setting(mechanism, sigma, epsilon0, releases):
+    """(single-release pair, the k composed, the k-fold pair) of a figure's setting."""
+    pair = mechanism_pair(mechanism, sigma, epsilon0)
+    k = releases_used(mechanism, releases)
+    return pair, k, composition.compose(pair, k)
+
+
+def clipped_note(k, releases, *, slider=False):
+    """What a note says when Laplace clips the slider's k (nothing when it does not)."""
+    if k == releases:
+        return ""
+    return f"slider {releases}; Laplace stops at {k}" if slider else f"Laplace stops at {k}"
+
+
+def ratio_curve(epsilon, losses):
+    """e^epsilon / e^L at each loss, its exponent clipped to +-50 (far off any axis)."""
+    with np.errstate(over="ignore"):
+        return np.exp(np.clip(epsilon - np.asarray(losses, dtype=float), -50, 50))
+
+
+def legend_beside(ax, handles):
+    """The legend to the right of the axes, its top level with theirs."""
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
 
 def loss_histogram(pair, edges):
@@ -383,20 +445,8 @@ class LossesAdd(_CompositionFigure):
 
     figure_id = "COMP-1"
     title = "Losses add: the privacy loss of one release and of k releases"
-    controls = {
-        "mechanism": MECHANISM,
-        "epsilon0": EPSILON0_CONTROL,
-        "sigma": SIGMA_CONTROL,
-        "releases": RELEASES_CONTROL,
-        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
-    }
-    defaults = {
-        "mechanism": "Laplace",
-        "sigma": DOCUMENT_SIGMA,
-        "epsilon0": DOCUMENT_EPSILON0,
-        "releases": 10,
-        "epsilon": 0.5,
-    }
+    controls = mechanism_controls("Laplace", epsilon=COMPOSED_EPSILON)
+    defaults = mechanism_defaults("Laplace", epsilon=0.5)
     figsize = (9.5, 3.6)
     bins = 120
 
@@ -451,13 +501,11 @@ class LossesAdd(_CompositionFigure):
                 [], [], color=COMPOSED_COLOR, ls="-.", label=r"$\max\mathcal{L} = k\varepsilon_0$"
             ),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+        legend_beside(ax, handles)
 
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
-        pair = mechanism_pair(mechanism, sigma, epsilon0)
-        k = releases_used(mechanism, releases)
+        pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
         single = composition.compose(pair, 1)
-        composed = composition.compose(pair, k)
         exceeds = composed.loss_exceeds(epsilon)
         delta = composed.delta(epsilon)
         # The window: five standard deviations around both means, within the support,
@@ -498,12 +546,10 @@ class LossesAdd(_CompositionFigure):
             bound += _value_text(composed.max_loss_probability)
         else:
             bound = "max L = ∞"
-        clipped = f" (slider {releases}; Laplace stops at {k})" if k != releases else ""
+        clipped = clipped_note(k, releases, slider=True)
         # The numbers are in the readout beside the figure; the note only says what
         # the picture cannot (text costs more to draw than all the curves).
-        self.note.set_text(
-            "\n".join(line for line in (clipped.strip(" ()"), arrow.strip()) if line)
-        )
+        self.note.set_text("\n".join(line for line in (clipped, arrow.strip()) if line))
         self.state = dict(
             pair=pair,
             composed=composed,
@@ -572,8 +618,7 @@ def delta_region(pair, epsilon, count=600):
 
 def region_vertices(positions, losses, epsilon):
     """The region of ``delta_region`` from positions in [0, delta_1] and L at each."""
-    with np.errstate(over="ignore"):
-        curve = np.minimum(np.exp(np.clip(epsilon - np.asarray(losses), -50, 50)), 1.0)
+    curve = np.minimum(ratio_curve(epsilon, losses), 1.0)
     x = np.concatenate((positions, positions[::-1]))
     y = np.concatenate((curve, np.ones(np.shape(positions))))
     return np.column_stack((x, y))
@@ -599,20 +644,8 @@ class ComposedLossByProbability(_CompositionFigure):
 
     figure_id = "COMP-2"
     title = "k releases on the probability axis: δ is still an area"
-    controls = {
-        "mechanism": MECHANISM,
-        "sigma": SIGMA_CONTROL,
-        "epsilon0": EPSILON0_CONTROL,
-        "releases": RELEASES_CONTROL,
-        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
-    }
-    defaults = {
-        "mechanism": "Gaussian",
-        "sigma": DOCUMENT_SIGMA,
-        "epsilon0": DOCUMENT_EPSILON0,
-        "releases": 10,
-        "epsilon": 1.0,
-    }
+    controls = mechanism_controls("Gaussian", epsilon=COMPOSED_EPSILON)
+    defaults = mechanism_defaults("Gaussian", epsilon=1.0)
     figsize = (10.0, 3.7)
     top = 1.6
 
@@ -660,9 +693,7 @@ class ComposedLossByProbability(_CompositionFigure):
         whole.legend(handles=handles, loc="upper right", fontsize=9)
 
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
-        pair = mechanism_pair(mechanism, sigma, epsilon0)
-        k = releases_used(mechanism, releases)
-        composed = composition.compose(pair, k)
+        pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
         width = float(composed.loss_exceeds(epsilon))
         delta = float(composed.delta(epsilon))
         right = min(max(1.25 * width, 1e-6), 1.0) if width > 0 else 1e-3
@@ -673,12 +704,9 @@ class ComposedLossByProbability(_CompositionFigure):
         bad_losses = losses[: bad.size]
         whole_losses = losses[bad.size : bad.size + self.positions.size]
         region = region_vertices(bad, bad_losses, epsilon)
-        with np.errstate(over="ignore"):
-            curve = np.exp(np.clip(epsilon - whole_losses, -50, 50))
-            single = np.exp(np.clip(epsilon - pair.loss_quantile(self.positions), -50, 50))
-            zoom_curve = np.exp(
-                np.clip(epsilon - np.concatenate((bad_losses, losses[-extra.size :])), -50, 50)
-            )
+        curve = ratio_curve(epsilon, whole_losses)
+        single = ratio_curve(epsilon, pair.loss_quantile(self.positions))
+        zoom_curve = ratio_curve(epsilon, np.concatenate((bad_losses, losses[-extra.size :])))
         curve, single = np.minimum(curve, 2 * self.top), np.minimum(single, 2 * self.top)
         zoom_positions = np.concatenate((bad, extra))
         zoom_curve = np.minimum(zoom_curve, 2 * self.top)
@@ -693,8 +721,7 @@ class ComposedLossByProbability(_CompositionFigure):
             area.set_xy(region)
             box.set_data([0, width, width, 0], [1, 1, 0, 0])
         self._set_moving_xlim(self.axes[1], 0.0, right)
-        clipped = f" (Laplace stops at {k})" if k != releases else ""
-        self.note.set_text(clipped.strip(" ()"))
+        self.note.set_text(clipped_note(k, releases))
         self.state = dict(
             composed=composed, k=k, epsilon=epsilon, width=width, delta=delta, region=region
         )
@@ -803,7 +830,7 @@ class PrivacyProfiles(_CompositionFigure):
                 label="advanced meets basic",
             ),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+        legend_beside(ax, handles)
 
     def _apply(self, epsilon0, releases, epsilon):
         k = int(releases)
@@ -968,7 +995,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
             ),
             Line2D([], [], color=ADVANCED_COLOR, ls=":", label="advanced first beats basic"),
         ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+        legend_beside(ax, handles)
 
     @classmethod
     def _exact_curve(cls, pair, epsilon0, delta):
@@ -1109,22 +1136,14 @@ class AccountantBracket(_CompositionFigure):
 
     figure_id = "COMP-5"
     title = "An accountant's PLD: a bracket around the exact δ"
-    controls = {
-        "mechanism": MECHANISM,
-        "epsilon0": EPSILON0_CONTROL,
-        "sigma": ACCOUNTANT_SIGMA,
-        "releases": ACCOUNTANT_RELEASES,
-        "epsilon": EPSILON.replace(minimum=0.01, maximum=20.0),
-        "grid_width": GRID_WIDTH_CONTROL,
-    }
-    defaults = {
-        "mechanism": "Laplace",
-        "sigma": DOCUMENT_SIGMA,
-        "epsilon0": DOCUMENT_EPSILON0,
-        "releases": 100,
-        "epsilon": 4.2203,
-        "grid_width": 0.01,
-    }
+    controls = mechanism_controls(
+        "Laplace",
+        sigma=ACCOUNTANT_SIGMA,
+        releases=ACCOUNTANT_RELEASES,
+        epsilon=COMPOSED_EPSILON,
+        grid_width=GRID_WIDTH_CONTROL,
+    )
+    defaults = mechanism_defaults("Laplace", releases=100, epsilon=4.2203, grid_width=0.01)
     figsize = (10.0, 3.7)
     sweep = np.array([0.4, 0.15, 0.05, 0.02])
     error_limits = (1e-4, 30.0)
@@ -1317,20 +1336,8 @@ class TradeOffCurves(_CompositionFigure):
 
     figure_id = "COMP-6"
     title = "The hypothesis-test view: trade-off curves and the CLT"
-    controls = {
-        "mechanism": MECHANISM,
-        "epsilon0": EPSILON0_CONTROL,
-        "sigma": SIGMA_CONTROL,
-        "releases": RELEASES_CONTROL,
-        "alpha": ALPHA_CONTROL,
-    }
-    defaults = {
-        "mechanism": "Laplace",
-        "sigma": DOCUMENT_SIGMA,
-        "epsilon0": 0.5,
-        "releases": 2,
-        "alpha": 0.05,
-    }
+    controls = mechanism_controls("Laplace", alpha=ALPHA_CONTROL)
+    defaults = mechanism_defaults("Laplace", epsilon0=0.5, releases=2, alpha=0.05)
     figsize = (10.0, 3.9)
     floor = 1e-10
     ratio_top = 1.6
@@ -1393,9 +1400,7 @@ class TradeOffCurves(_CompositionFigure):
         )
 
     def _apply(self, mechanism, sigma, epsilon0, releases, alpha):
-        pair = mechanism_pair(mechanism, sigma, epsilon0)
-        k = releases_used(mechanism, releases)
-        composed = composition.compose(pair, k)
+        pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
         mu = float(composition.clt_mu(pair, k))
         exact_beta = np.asarray(composition.tradeoff(composed, self.alphas), dtype=float)
         clt_beta = np.asarray(composition.gaussian_tradeoff(mu, self.alphas), dtype=float)
@@ -1430,8 +1435,7 @@ class TradeOffCurves(_CompositionFigure):
             first, last = float(grid[below][0]), float(grid[below][-1])
         else:
             first = last = float("nan")
-        clipped = f" (Laplace stops at {k})" if k != releases else ""
-        self.note.set_text(clipped.strip(" ()"))
+        self.note.set_text(clipped_note(k, releases))
         self.state = dict(
             k=k,
             mu=mu,
