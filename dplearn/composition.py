@@ -35,6 +35,7 @@ from __future__ import annotations
 import collections
 import functools
 import math
+import threading
 
 import numpy as np
 from scipy import fft, signal, special, stats
@@ -1862,14 +1863,15 @@ class PrivacyLossDistribution:
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
 
-    def _truncated(self, lowest_index, masses, infinity_mass):
+    def _truncated(self, lowest_index, masses, infinity_mass, scratch=False):
         """Bound the FFT round-off and cut tails of at most tail_mass, on the safe side.
 
         Every mass the transform returns is within ``noise`` of the true one (estimated
         from the negative values it returns where the truth is ~0, and from the round-off
         of the largest mass). A pessimistic PLD puts size * noise on +inf (which raises
         delta at least as much as any mass can), an optimistic one subtracts noise from
-        every mass, so that neither bound is crossed by round-off.
+        every mass, so that neither bound is crossed by round-off. ``masses`` is changed in
+        place; with ``scratch`` (a work array) the kept part is copied out.
         """
         size = masses.size
         largest = float(masses.max(initial=0.0))
@@ -1904,6 +1906,8 @@ class PrivacyLossDistribution:
         cut_from_top = size - 1 - last  # masses above last
         above = float(tail[cut_from_top - 1]) if cut_from_top > 0 else 0.0
         kept = masses[first : last + 1]
+        if scratch:
+            kept = kept.copy()
         if self.pessimistic:
             kept[0] += below  # rounded up to the lowest kept loss
             infinity_mass = infinity_mass + above  # rounded up to +inf
@@ -1942,15 +1946,19 @@ def _transform_dtype(length):
     return np.longdouble if length >= _EXTENDED_FROM else np.float64
 
 
-def _integer_power(values, k):
+def _integer_power(values, k, out=None):
     """values ** k by repeated squaring (much faster than a complex pow), overwriting
-    ``values`` (the caller's own spectrum) to save allocations."""
+    ``values`` (the caller's own spectrum) to save allocations; into ``out`` if given."""
     result = None
     power = values
     while True:
         if k & 1:
             if result is None:
-                result = power.copy() if k > 1 else power
+                if out is not None:
+                    result = out
+                    np.copyto(result, power)
+                else:
+                    result = power.copy() if k > 1 else power
             else:
                 result *= power
         k >>= 1
@@ -2256,18 +2264,48 @@ def _self_compose_both(optimistic, pessimistic, k):
     length = _fft_length(size)
     if size > _ONE_SHOT_POINTS or _transform_dtype(length) is not np.float64:
         return optimistic.self_compose(k), pessimistic.self_compose(k)
-    rows = np.zeros((2, length))
+    rows, spectrum, power, output = _workspace(length)
+    rows.fill(0.0)
     for row, distribution in zip(rows, (optimistic, pessimistic), strict=True):
         start = distribution.lowest_index - lowest
         row[start : start + distribution.masses.size] = distribution.masses
-    spectrum = _integer_power(fft.rfft(rows, axis=-1, workers=1), k)
-    masses = fft.irfft(spectrum, length, axis=-1, workers=1)[:, :size]
+    # numpy's pocketfft (single-threaded, as scipy.fft with workers=1) writes into the
+    # given arrays: no fresh pages to fault in on every call.
+    np.fft.rfft(rows, axis=-1, out=power)
+    _integer_power(power, k, out=spectrum)
+    np.fft.irfft(spectrum, length, axis=-1, out=output)
     return tuple(
         distribution._truncated(
-            k * lowest, row, -math.expm1(k * math.log1p(-distribution.infinity_mass))
+            k * lowest,
+            row,
+            -math.expm1(k * math.log1p(-distribution.infinity_mass)),
+            scratch=True,
         )
-        for row, distribution in zip(masses, (optimistic, pessimistic), strict=True)
+        for row, distribution in zip(output[:, :size], (optimistic, pessimistic), strict=True)
     )
+
+
+_WORKSPACE = threading.local()
+#: Longest transform whose work arrays are kept between brackets (4 arrays of 2 x 2**16
+#: doubles, 4 MB); longer ones are allocated each time.
+_WORKSPACE_MAX_LENGTH = 2**16
+
+
+def _workspace(length):
+    """Work arrays of this thread for a two-row transform of ``length`` (reused)."""
+    kept = getattr(_WORKSPACE, "arrays", None)
+    if kept is not None and kept[0].shape[1] == length:
+        return kept
+    half = length // 2 + 1
+    arrays = (
+        np.empty((2, length)),
+        np.empty((2, half), dtype=complex),
+        np.empty((2, half), dtype=complex),
+        np.empty((2, length)),
+    )
+    if length <= _WORKSPACE_MAX_LENGTH:
+        _WORKSPACE.arrays = arrays
+    return arrays
 
 
 # ----------------------------------------------------------------------------------------
