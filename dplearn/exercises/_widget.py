@@ -68,6 +68,14 @@ def _help(exercise):
     )
 
 
+# Radio labels have one fixed line height by default, so a long option would overlap the
+# next one and lose its button: let each option wrap onto as many lines as it needs.
+_OPTION_STYLE = (
+    "<style>.dplearn-answer.widget-radio-box label {height: auto; white-space: normal; "
+    "line-height: 1.35; margin-bottom: 0.3em; align-items: flex-start}</style>"
+)
+
+
 class ExerciseBox(widgets.VBox):
     """The answer box; ``answer`` is the input, ``check_button`` runs the check."""
 
@@ -108,7 +116,9 @@ class ExerciseBox(widgets.VBox):
         self.solution_area = widgets.Output()
         self.solution_area.add_class("dplearn-solution")
         self.result = None
-        guide = widgets.HTML(f"<span style='color:#57606a'>{_help(exercise)}</span>")
+        guide = widgets.HTML(
+            _OPTION_STYLE + f"<span style='color:#57606a'>{_help(exercise)}</span>"
+        )
         super().__init__(
             [
                 guide,
