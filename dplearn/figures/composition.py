@@ -398,6 +398,7 @@ class _CompositionFigure(Explorer):
         ]
         (marks,) = ax.plot([], [], color="black", lw=0.8, transform=below, clip_on=False)
         self._tick_artists = getattr(self, "_tick_artists", {})
+        self._tick_texts = getattr(self, "_tick_texts", {})
         self._tick_artists[ax] = (marks, labels)
         self.moving(marks, *labels)
 
@@ -413,9 +414,13 @@ class _CompositionFigure(Explorer):
         marks.set_data(x, y)
         for tick, visible, label in zip(ticks, shown, labels, strict=True):
             if visible:
-                marker, size = tick_marker(tick_text(tick, step))
-                label.set_marker(marker)
-                label.set_markersize(size)
+                text = tick_text(tick, step)
+                # A new marker style costs more than the rest: only when the number changes.
+                if self._tick_texts.get(label) != text:
+                    marker, size = tick_marker(text)
+                    label.set_marker(marker)
+                    label.set_markersize(size)
+                    self._tick_texts[label] = text
                 label.set_data([tick], [0.0])
             else:
                 label.set_data([], [])
