@@ -508,6 +508,66 @@ def test_pld_layout():
     assert 0 < gaussian.infinity_mass <= 1e-15
 
 
+@pytest.mark.parametrize("scale", [10.0, 1.0, 0.3, 0.01])
+@pytest.mark.parametrize("grid_width", [1e-3, 0.013])
+@pytest.mark.parametrize("pessimistic", [False, True])
+def test_one_laplace_pld_masses_match_mpmath(scale, grid_width, pessimistic):
+    # Each grid point holds the continuous mass of its cell, (i-1, i] h rounding up or
+    # [i, i+1) h rounding down, from the CDF (e^(-e0 w) - e^-e0) / 2 at w = (e0 - t) / (2 e0),
+    # plus the atoms 1/2 at e0 and e^-e0 / 2 at -e0 (e0 and the grid points as the floats
+    # the PLD uses, so that an atom on a grid point is placed the same way).
+    pair = privacy_loss.laplace(scale)
+    distribution = composition.pld(pair, grid_width, pessimistic=pessimistic)
+    indices = distribution.lowest_index + np.arange(distribution.masses.size)
+    with mp.workdps(40):
+        e0 = mp.mpf(pair.max_loss)
+
+        def cdf(t):
+            w = (e0 - min(max(t, -e0), e0)) / (2 * e0)
+            return (mp.exp(-e0 * w) - mp.exp(-e0)) / 2
+
+        atoms = [(e0, mp.mpf(1) / 2), (-e0, mp.exp(-e0) / 2)]
+        every = max(1, indices.size // 300)  # both ends and ~300 points between
+        chosen = np.unique(np.concatenate([indices[::every], indices[:3], indices[-3:]]))
+        for index in chosen:
+            mass = distribution.masses[index - distribution.lowest_index]
+            near = [mp.mpf(float(i * grid_width)) for i in (index - 1, index, index + 1)]
+            low, high = (near[0], near[1]) if pessimistic else (near[1], near[2])
+            expected = cdf(high) - cdf(low)
+            for value, atom in atoms:
+                if (low < value <= high) if pessimistic else (low <= value < high):
+                    expected += atom
+            assert float(mass) == pytest.approx(float(expected), rel=1e-12, abs=1e-300)
+
+
+def test_bracket_transform_matches_separate_compositions():
+    # The bracket composes both PLDs in one two-row transform on kept work arrays: where
+    # both lie on the same grid points, the same numbers as two self_compose calls,
+    # whatever the lengths before (the Gaussian's two PLDs do not: it only runs between,
+    # to change the length of the work arrays).
+    cases = [
+        (privacy_loss.laplace(10.0), 100, 1e-3),
+        (privacy_loss.discrete_laplace(1.0), 7, 1e-2),
+        (privacy_loss.laplace(10.0), 100, 1e-3),
+        (privacy_loss.laplace(1.0), 3, 1e-2),
+    ]
+    composition.pld_bracket(privacy_loss.gaussian(2.0), 30, 1e-3)
+    for pair, k, grid_width in cases:
+        for connect_dots in (False, True):
+            bracket = composition.pld_bracket(pair, k, grid_width, connect_dots=connect_dots)
+            separate = (
+                composition.pld(pair, grid_width, pessimistic=False).self_compose(k),
+                composition.pld(pair, grid_width, connect_dots=connect_dots).self_compose(k),
+            )
+            for ours, reference in zip(
+                (bracket.optimistic, bracket.pessimistic), separate, strict=True
+            ):
+                assert ours.lowest_index == reference.lowest_index
+                np.testing.assert_array_equal(ours.masses, reference.masses)
+                assert ours.infinity_mass == reference.infinity_mass
+                assert ours.pessimistic == reference.pessimistic
+
+
 # ----------------------------------------------------------------------------------------
 # dp_accounting as an oracle
 # ----------------------------------------------------------------------------------------
