@@ -80,7 +80,16 @@ PLD_MAX_POINTS = 2**23
 
 
 def _k(k):
+    if type(k) is int and k >= 1:  # the common case, without array conversions
+        return k
     return check.positive_integer("k", k)
+
+
+def _positive(name, value):
+    """check.positive for one number (a plain float > 0 passes straight through)."""
+    if type(value) is float and 0.0 < value < math.inf:
+        return value
+    return check.positive(name, value, scalar=True)
 
 
 def _real(name, value):
@@ -2024,10 +2033,10 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
 
 def _pld_options(grid_width, pessimistic, tail_mass, connect_dots):
     """The checked grid_width and tail_mass of ``pld`` (ValueError naming a bad one)."""
-    grid_width = check.positive("grid_width", grid_width, scalar=True)
+    grid_width = _positive("grid_width", grid_width)
     if not isinstance(pessimistic, bool | np.bool_):
         raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
-    tail_mass = check.positive("tail_mass", tail_mass, scalar=True)
+    tail_mass = _positive("tail_mass", tail_mass)
     if tail_mass > 1e-3:
         raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
     if not isinstance(connect_dots, bool | np.bool_):
