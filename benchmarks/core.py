@@ -141,6 +141,17 @@ def composition_benchmarks():
         f"dp_accounting, the same two PLDs: {theirs * 1e3:.1f} ms, dplearn is {ratio:.1f}x "
         f"faster (goal >= 20x): {verdict(ratio >= 20.0)}"
     )
+
+    def with_fresh_work_arrays():
+        # The bracket keeps its transform's work arrays between calls: without them too.
+        composition._WORKSPACE.__dict__.clear()
+        return with_dplearn()
+
+    fresh = best_of(with_fresh_work_arrays, repeat=20, number=1)
+    print(
+        f"  (dplearn with fresh work arrays each time: {fresh * 1e3:.2f} ms, "
+        f"{theirs / fresh:.1f}x faster)"
+    )
     print(
         f"bracket width at epsilon = {', '.join(f'{e:g}' for e in queries)}: dplearn / "
         f"dp_accounting at most {widest:.7f} (goal <= 1, round-off aside): "
@@ -160,6 +171,17 @@ def composition_benchmarks():
         composition._PIECES.clear()
         return composition.compose(pair, 100)
 
+    ks = np.unique(np.linspace(1, 100, 40).astype(int))
+
+    def many_k():
+        composition._compose_cached.cache_clear()
+        composition._PIECES.clear()
+        return composition.laplace_epsilon_for_delta(0.1, ks, 1e-5)
+
+    print(
+        f"exact Laplace epsilon at delta = 1e-5 for {ks.size} values of k <= 100 (cold): "
+        f"{best_of(many_k, repeat=3, number=1) * 1e3:.0f} ms"
+    )
     cold = best_of(from_nothing, repeat=5, number=1)
     warm = composition.compose(pair, 100)
     print(
