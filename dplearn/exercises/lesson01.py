@@ -77,12 +77,12 @@ EXERCISES = [
         ],
         advice="Write L(O) for 1000 ≤ O ≤ 1001 and solve L(O) = ln 2.",
         solution=(
-            "The odds move by $e^{\\mathcal L(O)}$, so we need $\\mathcal L(O) = \\ln 2$. "
+            "The odds move by $e^{\\mathcal{L}(O)}$, so we need $\\mathcal{L}(O) = \\ln 2$. "
             "Between the counts, $|O - 1000| = O - 1000$ and $|O - 1001| = 1001 - O$:\n\n"
-            "$$\\mathcal L(O) = \\frac{|O - 1001| - |O - 1000|}{b} = "
+            "$$\\mathcal{L}(O) = \\frac{|O - 1001| - |O - 1000|}{b} = "
             "(2001 - 2O)\\ln 3.$$\n\n"
             "Setting it to $\\ln 2$ gives $O = 1000.5 - \\frac{\\ln 2}{2 \\ln 3} \\approx "
-            "1000.185$: a little to the $D_1$ side of the midpoint, where $\\mathcal L$ runs "
+            "1000.185$: a little to the $D_1$ side of the midpoint, where $\\mathcal{L}$ runs "
             "from $\\ln 3$ at 1000 down to $-\\ln 3$ at 1001. Check: "
             "`privacy_loss.laplace(1/np.log(3), 1.0, center=1000).privacy_loss(1000.185)`."
         ),
@@ -118,10 +118,10 @@ EXERCISES = [
             ),
         ],
         solution=(
-            "Posterior odds are prior odds times $e^{\\mathcal L(O)}$. At $O_1 = 999$, below "
-            "both counts, $\\mathcal L = \\Delta / b = \\ln 3$, so the factor is 3:\n\n"
-            "$$\\frac{P[D_1 \\mid O_1]}{P[D_2 \\mid O_1]} = \\frac19 \\cdot 3 = \\frac13, "
-            "\\qquad P[D_1 \\mid O_1] = \\frac{1/3}{1 + 1/3} = \\frac14.$$\n\n"
+            "Posterior odds are prior odds times $e^{\\mathcal{L}(O)}$. At $O_1 = 999$, below "
+            "both counts, $\\mathcal{L} = \\Delta / b = \\ln 3$, so the factor is 3:\n\n"
+            "$$\\frac{\\Pr[D_1 \\mid O_1]}{\\Pr[D_2 \\mid O_1]} = \\frac19 \\cdot 3 = \\frac13, "
+            "\\qquad \\Pr[D_1 \\mid O_1] = \\frac{1/3}{1 + 1/3} = \\frac14.$$\n\n"
             "The attacker went from 10 % to 25 %: a factor of 3 on the odds is less than a "
             "factor of 3 on the probability, and it can never push a probability past 1."
         ),
@@ -132,8 +132,8 @@ EXERCISES = [
         question=(
             "Now $D_2$ has 1002 blue-eyed people ($\\Delta = 2$), with the same scale "
             "$b = 1/\\ln 3$. In the PLRV-3 picture (outputs of $\\mathcal A(D_1)$ sorted by "
-            "decreasing $\\mathcal L$, probability on the x-axis), how wide is the middle "
-            "part, where $e^{\\mathcal L}$ slides down between its two flat steps?"
+            "decreasing $\\mathcal{L}$, probability on the x-axis), how wide is the middle "
+            "part, where $e^{\\mathcal{L}}$ slides down between its two flat steps?"
         ),
         compute=lambda: _mass_between(_COUNT, _COUNT + 2.0),
         mistakes=[
@@ -155,10 +155,10 @@ EXERCISES = [
             ),
         ],
         solution=(
-            "$\\mathcal L(O)$ is flat at $+\\Delta/b$ for $O \\le 1000$, flat at $-\\Delta/b$ "
+            "$\\mathcal{L}(O)$ is flat at $+\\Delta/b$ for $O \\le 1000$, flat at $-\\Delta/b$ "
             "for $O \\ge 1002$, and slopes in between. The middle width is the probability "
             "that $\\mathcal A(D_1) = 1000 + \\mathrm{Lap}(b)$ lands in $(1000, 1002)$:\n\n"
-            "$$P[0 < X < 2] = \\tfrac12\\bigl(1 - e^{-2/b}\\bigr) = \\tfrac12(1 - 3^{-2}) = "
+            "$$\\Pr[0 < X < 2] = \\tfrac12\\bigl(1 - e^{-2/b}\\bigr) = \\tfrac12(1 - 3^{-2}) = "
             "\\tfrac49.$$\n\n"
             "The top step keeps its width $\\tfrac12$ and the bottom step shrinks to "
             "$\\tfrac12 \\cdot 3^{-2} = \\tfrac1{18}$; the three add up to 1."
@@ -168,7 +168,7 @@ EXERCISES = [
         "01.why-bounded",
         title="Why the Laplace loss is bounded",
         question=(
-            "For Laplace noise, $|\\mathcal L(O)| \\le \\Delta / b$ for **every** output $O$. "
+            "For Laplace noise, $|\\mathcal{L}(O)| \\le \\Delta / b$ for **every** output $O$. "
             "Which argument proves it?"
         ),
         options={
@@ -199,10 +199,9 @@ EXERCISES = [
         praise="The bound is reached for every O ≤ 1000: ε = Δ/b is exact.",
         solution=(
             "With Laplace densities $\\frac1{2b}e^{-|O - \\mu|/b}$ the constants cancel in "
-            "the ratio:\n\n"
-            "$$\\mathcal L(O) = \\frac{|O - 1001| - |O - 1000|}{b}.$$\n\n"
+            "the ratio:\n\n$$\\mathcal{L}(O) = \\frac{|O - 1001| - |O - 1000|}{b}.$$\n\n"
             "By the triangle inequality, $\\bigl||O - 1001| - |O - 1000|\\bigr| \\le "
-            "|1001 - 1000| = \\Delta$, so $|\\mathcal L(O)| \\le \\Delta/b$ for every $O$. "
+            "|1001 - 1000| = \\Delta$, so $|\\mathcal{L}(O)| \\le \\Delta/b$ for every $O$. "
             "Nothing about probabilities is used: the bound holds output by output, which is "
             "what $\\varepsilon$-DP asks. It is tight: for $O \\le 1000$ the difference is "
             "exactly $\\Delta$."

@@ -43,7 +43,7 @@ EXERCISES = [
         mistakes=[
             mistake(
                 "width-not-area",
-                "You computed δ₁ = P[L > ε], the width of the bad events. The δ of the "
+                "You computed δ₁ = Pr[ℒ > ε], the width of the bad events. The δ of the "
                 "definition weighs each bad event by how bad it is: the area δ₂.",
                 lambda: privacy_loss.gaussian(_SIGMA).loss_exceeds(_EPSILON),
             ),
@@ -62,11 +62,11 @@ EXERCISES = [
         ],
         solution=(
             "The smallest $\\delta$ of the definition is the area $\\delta_2$ of the bad events, "
-            "$\\delta_2 = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - L})]$, not their width "
-            "$\\delta_1 = P[L > \\varepsilon]$.\n\n"
+            "$\\delta_2 = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - \\mathcal{L}})]$, not their "
+            "width $\\delta_1 = \\Pr[\\mathcal{L} > \\varepsilon]$.\n\n"
             "With $\\sigma = \\sqrt{4} = 2$ and $\\Delta = 1$ the loss is "
-            "$L \\sim \\mathcal{N}(\\mu, 2\\mu)$ with $\\mu = \\Delta^2/(2\\sigma^2) = 1/8$, and "
-            "Balle & Wang's closed form gives\n\n"
+            "$\\mathcal{L} \\sim \\mathcal{N}(\\mu, 2\\mu)$ with $\\mu = \\Delta^2/(2\\sigma^2) = "
+            "1/8$, and Balle & Wang's closed form gives\n\n"
             "$$\\delta_2 = \\Phi\\Big(\\frac{\\Delta}{2\\sigma} - \\frac{\\varepsilon\\sigma}"
             "{\\Delta}\\Big) - e^{\\varepsilon}\\,\\Phi\\Big(-\\frac{\\Delta}{2\\sigma} - "
             "\\frac{\\varepsilon\\sigma}{\\Delta}\\Big) = \\Phi(-1.75) - e\\,\\Phi(-2.25) "
@@ -80,12 +80,12 @@ EXERCISES = [
         title="Which $\\delta$ is larger?",
         question=(
             "For any mechanism and any $\\varepsilon$, how do the width "
-            "$\\delta_1 = P[L > \\varepsilon]$ and the area "
-            "$\\delta_2 = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - L})]$ compare?"
+            "$\\delta_1 = \\Pr[\\mathcal{L} > \\varepsilon]$ and the area "
+            "$\\delta_2 = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - \\mathcal{L}})]$ compare?"
         ),
         options={
-            "a": "δ₁ ≤ δ₂, because δ₂ also counts the outputs with L ≤ ε.",
-            "b": "δ₂ ≤ δ₁, because each bad output adds only a fraction 1 − e^(ε − L) < 1 "
+            "a": "δ₁ ≤ δ₂, because δ₂ also counts the outputs with ℒ ≤ ε.",
+            "b": "δ₂ ≤ δ₁, because each bad output adds only a fraction 1 − e^(ε − ℒ) < 1 "
             "of its probability.",
             "c": "δ₁ = δ₂ always: both measure the same bad outputs.",
             "d": "It depends on the mechanism: for Gaussian noise δ₂ ≤ δ₁, for others not.",
@@ -94,30 +94,32 @@ EXERCISES = [
         hints={
             "a": (
                 "good-events-count",
-                "Look at the outputs with L ≤ ε: what is max(0, 1 − e^(ε − L)) for them?",
+                "Look at the outputs with ℒ ≤ ε: what is max(0, 1 − e^(ε − ℒ)) for them?",
             ),
             "c": (
                 "same-events-same-mass",
                 "They sum over the same outputs, but with different weights: compare the "
-                "weight 1 of δ₁ with the weight 1 − e^(ε − L) of δ₂ for one bad output.",
+                "weight 1 of δ₁ with the weight 1 − e^(ε − ℒ) of δ₂ for one bad output.",
             ),
             "d": (
                 "depends-on-mechanism",
                 "The comparison can be made output by output, whatever the mechanism: what "
-                "is the largest weight 1 − e^(ε − L) can take?",
+                "is the largest weight 1 − e^(ε − ℒ) can take?",
             ),
         },
-        praise="Equality needs every bad output to have L = ∞: lesson 03.",
+        praise="Equality needs every bad output to have ℒ = ∞: lesson 03.",
         solution=(
             "Write both as expectations over outputs drawn from $A(D_1)$:\n\n"
-            "$$\\delta_1 = \\mathbb{E}[\\mathbf{1}\\{L > \\varepsilon\\}], \\qquad "
-            "\\delta_2 = \\mathbb{E}[\\mathbf{1}\\{L > \\varepsilon\\}\\,"
-            "(1 - e^{\\varepsilon - L})].$$\n\n"
-            "An output with $L \\le \\varepsilon$ adds nothing to either. An output with "
-            "$L > \\varepsilon$ adds $1$ to the first and $1 - e^{\\varepsilon - L} \\in (0, 1)$ "
+            "$$\\delta_1 = \\mathbb{E}[\\mathbf{1}\\{\\mathcal{L} > \\varepsilon\\}], \\qquad "
+            "\\delta_2 = \\mathbb{E}[\\mathbf{1}\\{\\mathcal{L} > \\varepsilon\\}\\,"
+            "(1 - e^{\\varepsilon - \\mathcal{L}})].$$\n\n"
+            "An output with $\\mathcal{L} \\le \\varepsilon$ adds nothing to either. An output "
+            "with $\\mathcal{L} > \\varepsilon$ adds $1$ to the first and $1 - e^{\\varepsilon - "
+            "\\mathcal{L}} \\in (0, 1)$ "
             "to the second. So $\\delta_2 \\le \\delta_1$ for every mechanism, and they are "
-            "close only when nearly all bad outputs have a very large $L$ "
-            "($e^{\\varepsilon - L} \\approx 0$): distinguishing events, where $L = \\infty$, "
+            "close only when nearly all bad outputs have a very large $\\mathcal{L}$ "
+            "($e^{\\varepsilon - \\mathcal{L}} \\approx 0$): distinguishing events, where "
+            "$\\mathcal{L} = \\infty$, "
             "make them equal. At $\\sigma^2 = 3$, $\\varepsilon = \\ln 3$ the lesson found "
             "$\\delta_1 \\approx 5\\,\\delta_2$: most bad outputs are only a little bad."
         ),
@@ -134,7 +136,7 @@ EXERCISES = [
         mistakes=[
             mistake(
                 "width-not-area",
-                "You found the ε where the width δ₁ = P[L > ε] reaches 10⁻⁵. The target is "
+                "You found the ε where the width δ₁ = Pr[ℒ > ε] reaches 10⁻⁵. The target is "
                 "the δ of the definition, the area δ₂, which is smaller at every ε.",
                 lambda: _epsilon_for_width(np.sqrt(3.0), 1e-5),
             ),
@@ -162,8 +164,10 @@ EXERCISES = [
         title="$\\delta_1$ as a function of $\\varepsilon$ and $\\sigma$",
         question=(
             "The lesson showed that for Gaussian noise the privacy loss is normal, "
-            "$L \\sim \\mathcal{N}(\\mu, 2\\mu)$ with $\\mu = \\Delta^2 / (2\\sigma^2)$. From "
-            "that alone, write the width of the bad events $\\delta_1 = P[L > \\varepsilon]$ "
+            "$\\mathcal{L} \\sim \\mathcal{N}(\\mu, 2\\mu)$ with $\\mu = \\Delta^2 / "
+            "(2\\sigma^2)$. From "
+            "that alone, write the width of the bad events $\\delta_1 = \\Pr[\\mathcal{L} > "
+            "\\varepsilon]$ "
             "as a function `f(epsilon, sigma)` for $\\Delta = 1$. The box takes a formula "
             "(`Phi` is the standard normal CDF $\\Phi$); from code, any Python function "
             "(`scipy.stats.norm.cdf` is $\\Phi$)."
@@ -191,7 +195,7 @@ EXERCISES = [
             ),
             mistake(
                 "wrong-tail",
-                "Your function gives P[L ≤ ε], the good outputs. δ₁ is the other tail.",
+                "Your function gives Pr[ℒ ≤ ε], the good outputs. δ₁ is the other tail.",
                 lambda epsilon, sigma: special.ndtr((epsilon - 1 / (2 * sigma**2)) * sigma),
                 source="Phi((epsilon - 1/(2*sigma^2)) * sigma)",
             ),
@@ -205,12 +209,13 @@ EXERCISES = [
             ),
         ],
         solution=(
-            "Standardise $L$: with $\\mu = 1/(2\\sigma^2)$ its standard deviation is "
+            "Standardise $\\mathcal{L}$: with $\\mu = 1/(2\\sigma^2)$ its standard deviation is "
             "$\\sqrt{2\\mu} = 1/\\sigma$, so\n\n"
-            "$$\\delta_1 = P[L > \\varepsilon] = P\\Big[Z > \\frac{\\varepsilon - \\mu}"
+            "$$\\delta_1 = \\Pr[\\mathcal{L} > \\varepsilon] = \\Pr\\Big[Z > \\frac{\\varepsilon - "
+            "\\mu}"
             "{\\sqrt{2\\mu}}\\Big] = \\Phi\\Big(\\frac{\\mu - \\varepsilon}{\\sqrt{2\\mu}}\\Big) "
             "= \\Phi\\Big(\\frac{1}{2\\sigma} - \\varepsilon\\sigma\\Big),$$\n\n"
-            "using $P[Z > z] = \\Phi(-z)$. As a formula: "
+            "using $\\Pr[Z > z] = \\Phi(-z)$. As a formula: "
             "`Phi((1/(2*sigma^2) - epsilon) * sigma)`. At $\\varepsilon = 0$ it is "
             "$\\Phi(1/(2\\sigma)) > 1/2$: more than half of the outputs have a positive loss."
         ),

@@ -29,7 +29,7 @@ def _published(threshold, scale):
 
 
 def _absent_ratio(loss_of_absent):
-    """e^epsilon / e^L on the output "absent"."""
+    """e^epsilon / e^ℒ on the output "absent"."""
     return np.exp(_EPSILON - loss_of_absent)
 
 
@@ -51,7 +51,7 @@ EXERCISES = [
         mistakes=[
             mistake(
                 "forgot-half",
-                "P[Lap(b) ≥ x] is ½·e^(−x/b): only the upper tail counts, half of the mass "
+                "Pr[Lap(b) ≥ x] is ½·e^(−x/b): only the upper tail counts, half of the mass "
                 "beyond distance x.",
                 lambda: _smallest_whole(lambda t: 2 * _published(t, _SCALE) <= _TARGET),
             ),
@@ -65,7 +65,7 @@ EXERCISES = [
         advice="δ is the probability that the category is published at all.",
         solution=(
             "Every published count is a distinguishing event, so "
-            "$\\delta = P[\\text{published}] = P[1 + \\mathrm{Lap}(b) \\ge t] = "
+            "$\\delta = \\Pr[\\text{published}] = \\Pr[1 + \\mathrm{Lap}(b) \\ge t] = "
             "\\tfrac12 e^{-(t - 1)/b} = \\tfrac12 \\cdot 3^{-(t-1)}$, whatever "
             "$\\varepsilon$ is. We need\n\n"
             "$$\\tfrac12 \\cdot 3^{-(t-1)} \\le 10^{-6} \\iff t - 1 \\ge "
@@ -98,7 +98,7 @@ EXERCISES = [
         mistakes=[
             mistake(
                 "forgot-half",
-                "Only the upper tail of the noise publishes the category: P[Lap(b) ≥ x] is "
+                "Only the upper tail of the noise publishes the category: Pr[Lap(b) ≥ x] is "
                 "half of e^(−x/b).",
                 lambda threshold, scale: np.exp(-(threshold - 1) / scale),
                 source="exp(-(threshold - 1) / scale)",
@@ -118,10 +118,10 @@ EXERCISES = [
             ),
         ],
         solution=(
-            "All published counts have $\\mathcal L = \\infty$, so $\\delta_1 = \\delta_2 = "
-            "P[\\text{published}]$. The category is published when "
+            "All published counts have $\\mathcal{L} = \\infty$, so $\\delta_1 = \\delta_2 = "
+            "\\Pr[\\text{published}]$. The category is published when "
             "$1 + X \\ge t$ with $X \\sim \\mathrm{Lap}(b)$, and for $x \\ge 0$ the Laplace "
-            "tail is $P[X \\ge x] = \\int_x^\\infty \\frac{1}{2b}e^{-u/b}\\,du = "
+            "tail is $\\Pr[X \\ge x] = \\int_x^\\infty \\frac{1}{2b}e^{-u/b}\\,du = "
             "\\tfrac12 e^{-x/b}$:\n\n"
             "$$\\delta(t, b) = \\tfrac12\\, e^{-(t - 1)/b}, \\qquad t \\ge 1.$$\n\n"
             "At $t = 1$ it is $\\tfrac12$ (the noise is positive half of the time); a larger "
@@ -139,10 +139,10 @@ EXERCISES = [
         ),
         options={
             "a": "δ = ½·3⁻⁴, as in the lesson: the published counts are distinguishing events.",
-            "b": "δ = P[published under D1] − P[published under D2].",
+            "b": "δ = Pr[published under D1] − Pr[published under D2].",
             "c": "δ = 0: no output is impossible under D2, and dropping low counts is "
             "post-processing of a Laplace count.",
-            "d": "δ = P[published under D1]: every published count is a bad event.",
+            "d": "δ = Pr[published under D1]: every published count is a bad event.",
         },
         answer="c",
         hints={
@@ -154,11 +154,11 @@ EXERCISES = [
             "b": (
                 "difference-of-publication",
                 "That compares the two chances of one set of outputs without the factor "
-                "e^ε. Is P[published | D1] ≤ e^ε · P[published | D2] here?",
+                "e^ε. Is Pr[published | D1] ≤ e^ε · Pr[published | D2] here?",
             ),
             "d": (
                 "every-publication-bad",
-                "A published count is bad only if L > ε. Compute L at a published count: "
+                "A published count is bad only if ℒ > ε. Compute L at a published count: "
                 "both densities are Laplace densities one unit apart.",
             ),
         },
@@ -166,7 +166,7 @@ EXERCISES = [
         solution=(
             "Both data sets publish a count $c + X$ with $X \\sim \\mathrm{Lap}(b)$, "
             "$c = 2$ or $1$. A published value $o$ has\n\n"
-            "$$\\mathcal L(o) = \\frac{|o - 1| - |o - 2|}{b} \\in [-1/b, 1/b] = "
+            "$$\\mathcal{L}(o) = \\frac{|o - 1| - |o - 2|}{b} \\in [-1/b, 1/b] = "
             "[-\\ln 3, \\ln 3],$$\n\n"
             'finite, since $D_2$ can publish too. And "absent" is a set of noisy counts '
             "(those below 5), so the whole mechanism is the Laplace mechanism followed by a "
@@ -179,7 +179,7 @@ EXERCISES = [
         "03.absent-ratio",
         title="The value the figure caps",
         question=(
-            "PLRV-10 caps $e^{\\varepsilon}/e^{\\mathcal L}$ at 1. At the lesson's setting "
+            "PLRV-10 caps $e^{\\varepsilon}/e^{\\mathcal{L}}$ at 1. At the lesson's setting "
             "(threshold 5, scale $1/\\ln 3$, $\\varepsilon = \\ln 3$), what is its true value "
             'on the output "absent"?'
         ),
@@ -188,12 +188,12 @@ EXERCISES = [
         mistakes=[
             mistake(
                 "inverted-ratio",
-                "You computed e^L / e^ε, the inverse of what the figure plots.",
+                "You computed e^ℒ / e^ε, the inverse of what the figure plots.",
                 lambda: 1.0 / _absent_ratio(_MECHANISM.absent_loss),
             ),
             mistake(
                 "loss-of-absent-is-zero",
-                "L(absent) is small but not 0: ln P[absent under D1], since D2 reports the "
+                "L(absent) is small but not 0: ln Pr[absent under D1], since D2 reports the "
                 "category absent with probability 1.",
                 lambda: _absent_ratio(0.0),
             ),
@@ -205,18 +205,18 @@ EXERCISES = [
             ),
             mistake(
                 "forgot-epsilon",
-                "The figure plots e^ε / e^L: the factor e^ε = 3 is missing.",
+                "The figure plots e^ε / e^ℒ: the factor e^ε = 3 is missing.",
                 lambda: np.exp(-_MECHANISM.absent_loss),
             ),
         ],
         solution=(
             "Under $D_2$ the category is always absent; under $D_1$ it is absent with "
             "probability $1 - \\tfrac1{162}$. So\n\n"
-            "$$\\mathcal L(\\text{absent}) = \\ln \\frac{1 - 1/162}{1} \\approx -0.00619, "
-            "\\qquad \\frac{e^{\\varepsilon}}{e^{\\mathcal L}} = \\frac{3}{1 - 1/162} = "
+            "$$\\mathcal{L}(\\text{absent}) = \\ln \\frac{1 - 1/162}{1} \\approx -0.00619, "
+            "\\qquad \\frac{e^{\\varepsilon}}{e^{\\mathcal{L}}} = \\frac{3}{1 - 1/162} = "
             "\\frac{486}{161} \\approx 3.019.$$\n\n"
             "It is above 1, and $\\delta_2 = \\mathbb E[\\max(0, 1 - e^{\\varepsilon - "
-            "\\mathcal L})]$ only counts the part of the curve below 1: capping the curve at 1 "
+            "\\mathcal{L}})]$ only counts the part of the curve below 1: capping the curve at 1 "
             "changes the picture, not the area."
         ),
     ),

@@ -34,7 +34,7 @@ EXERCISES = [
         title="How often geometric noise is exactly 0",
         question=(
             "The geometric mechanism adds integer noise $Z$ with "
-            "$P[Z = k] \\propto e^{-\\varepsilon |k| / \\Delta}$. For a count ($\\Delta = 1$) "
+            "$\\Pr[Z = k] \\propto e^{-\\varepsilon |k| / \\Delta}$. For a count ($\\Delta = 1$) "
             "at $\\varepsilon = 1$, with what probability is the published count exactly the "
             "true one?"
         ),
@@ -56,7 +56,7 @@ EXERCISES = [
         solution=(
             "With $a = e^{-\\varepsilon} = e^{-1}$, the normalising sum over all integers is "
             "$\\sum_k a^{|k|} = 1 + 2\\frac{a}{1 - a} = \\frac{1 + a}{1 - a}$, so\n\n"
-            "$$P[Z = 0] = \\frac{1 - a}{1 + a} = \\tanh(\\varepsilon/2) \\approx 0.462.$$\n\n"
+            "$$\\Pr[Z = 0] = \\frac{1 - a}{1 + a} = \\tanh(\\varepsilon/2) \\approx 0.462.$$\n\n"
             "In code: `privacy_loss.discrete_laplace(1.0).density_d1(0)` (scale "
             "$\\Delta/\\varepsilon = 1$). More than half of the time the count is off, by "
             "$\\pm 1$ most often."
@@ -96,7 +96,7 @@ EXERCISES = [
         solution=(
             "The LP finds the best $\\varepsilon$-DP mechanism for this prior and loss, "
             "$L^* \\approx 0.941$. The truncated geometric mechanism on its own has expected "
-            "loss $\\sum_i \\pi_i \\sum_j P[j \\mid i]\\,|i - j| \\approx 1.024$, so\n\n"
+            "loss $\\sum_i \\pi_i \\sum_j \\Pr[j \\mid i]\\,|i - j| \\approx 1.024$, so\n\n"
             "$$L_{\\text{geometric}} - L^* \\approx 0.083.$$\n\n"
             "The universal optimality theorem is about the geometric mechanism *followed by "
             "the user's best remap*: that remap (here, pulling the outputs 0 and 4 towards "
@@ -141,11 +141,11 @@ EXERCISES = [
         solution=(
             "Post-processing keeps differential privacy only if it does not look at the "
             "data: for any remap $g$ and any set $S$,\n\n"
-            "$$P[g(\\mathcal A(x)) \\in S] = P[\\mathcal A(x) \\in g^{-1}(S)] \\le "
-            "e^{\\varepsilon}\\,P[\\mathcal A(y) \\in g^{-1}(S)].$$\n\n"
+            "$$\\Pr[g(\\mathcal A(x)) \\in S] = \\Pr[\\mathcal A(x) \\in g^{-1}(S)] \\le "
+            "e^{\\varepsilon}\\,\\Pr[\\mathcal A(y) \\in g^{-1}(S)].$$\n\n"
             "So the remap may use the output and anything that is not the data, such as "
             "the user's prior $\\pi$ and loss $\\ell$: for each output $j$ it answers the "
-            "$y$ that minimises $\\sum_i \\pi_i P[j \\mid i]\\,\\ell(i, y)$. Different users "
+            "$y$ that minimises $\\sum_i \\pi_i \\Pr[j \\mid i]\\,\\ell(i, y)$. Different users "
             "remap differently, and the curator publishes one geometric release for all."
         ),
     ),
@@ -178,9 +178,9 @@ EXERCISES = [
             ),
         ],
         solution=(
-            "With $a = e^{-\\varepsilon}$ the noise has $P[Z = k] = \\frac{1-a}{1+a}a^{|k|}$. "
+            "With $a = e^{-\\varepsilon}$ the noise has $\\Pr[Z = k] = \\frac{1-a}{1+a}a^{|k|}$. "
             "The output is 0 when $i + Z \\le 0$, that is $Z \\le -i$:\n\n"
-            "$$P[\\text{output } 0 \\mid i] = \\frac{1 - a}{1 + a}\\sum_{k \\ge i} a^k = "
+            "$$\\Pr[\\text{output } 0 \\mid i] = \\frac{1 - a}{1 + a}\\sum_{k \\ge i} a^k = "
             "\\frac{1 - a}{1 + a}\\cdot\\frac{a^i}{1 - a} = \\frac{a^i}{1 + a}.$$\n\n"
             "At $i = 0$ it is $\\frac{1}{1 + a}$, more than half: a true 0 is reported as 0 "
             "whenever the noise is not positive. "

@@ -90,7 +90,7 @@ EXERCISES = [
         question=(
             "An answer is released as $\\mathrm{rint}(v + \\mathrm{Lap}(1/\\varepsilon))$ for a "
             "whole number $v$. Write the probability that it is off by exactly $+k$, "
-            "$P[\\mathrm{rint}(v + X) = v + k]$, for whole $k \\ge 1$, as a function "
+            "$\\Pr[\\mathrm{rint}(v + X) = v + k]$, for whole $k \\ge 1$, as a function "
             "`f(epsilon, k)`."
         ),
         parameters=("epsilon", "k"),
@@ -123,7 +123,7 @@ EXERCISES = [
         solution=(
             "$\\mathrm{rint}(v + X) = v + k$ exactly when $k - \\tfrac12 \\le X < k + "
             "\\tfrac12$ (ties have probability 0). For $k \\ge 1$ this interval is on the "
-            "positive side, where $P[X \\ge x] = \\tfrac12 e^{-\\varepsilon x}$:\n\n"
+            "positive side, where $\\Pr[X \\ge x] = \\tfrac12 e^{-\\varepsilon x}$:\n\n"
             "$$P = \\tfrac12\\bigl(e^{-(k - 1/2)\\varepsilon} - e^{-(k + 1/2)\\varepsilon}"
             "\\bigr) = e^{-k\\varepsilon}\\sinh(\\varepsilon/2).$$\n\n"
             "Each step further away multiplies the chance by $e^{-\\varepsilon}$: the rounded "

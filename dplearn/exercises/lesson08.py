@@ -60,8 +60,8 @@ EXERCISES = [
             ),
             mistake(
                 "width-not-area",
-                "You computed δ₁ = P[L > ε], the width of the bad events. The δ of the "
-                "definition is their area, E[max(0, 1 − e^(ε − L))].",
+                "You computed δ₁ = Pr[ℒ > ε], the width of the bad events. The δ of the "
+                "definition is their area, E[max(0, 1 − e^(ε − ℒ))].",
                 lambda: composition.compose(_gaussian(_SIGMA), _RELEASES).loss_exceeds(_EPSILON),
             ),
         ],
