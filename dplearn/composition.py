@@ -1076,15 +1076,26 @@ class _LaplaceTables:
         atoms = np.where(x <= self.k / 2, atoms, self._atoms_at_or_above(x))
         return np.maximum(atoms, 0.0) + self.w_above(x)
 
+    def _on_atom(self, x):
+        """x, with values within rounding of a whole number put on it.
+
+        A threshold on an atom, such as a loss taken from ``loss_atoms``, gives an x a few
+        ulps off the atom's whole index (0.9999999999999998 for 1); counting atoms with
+        ceil or floor must not then take in, or leave out, the atom itself.
+        """
+        nearest = np.round(x)
+        close = np.abs(x - nearest) <= 16 * np.finfo(float).eps * (self.k + 1.0)
+        return np.where(close, nearest, x)
+
     def _atoms_at_or_above(self, x):
-        first = np.clip(np.ceil(x), 0, self.k + 1).astype(np.int64)
+        first = np.clip(np.ceil(self._on_atom(x)), 0, self.k + 1).astype(np.int64)
         return self.atoms_from[np.minimum(first, self.k + 1)]
 
     def exceeds_d2(self, t):
         """P[L > t] under A(D2) = P[L < -t] under A(D1) (the pair is symmetric)."""
         t = np.asarray(t, dtype=float)
         x = self._x(-t)  # L < -t  <=>  W > x
-        first = np.clip(np.floor(x) + 1, 0, self.k + 1).astype(np.int64)
+        first = np.clip(np.floor(self._on_atom(x)) + 1, 0, self.k + 1).astype(np.int64)
         return self.atoms_from[first] + self.w_above(x)
 
     def hockey(self, t):
@@ -2034,6 +2045,10 @@ def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=Fal
 def _pld_options(grid_width, pessimistic, tail_mass, connect_dots):
     """The checked grid_width and tail_mass of ``pld`` (ValueError naming a bad one)."""
     grid_width = _positive("grid_width", grid_width)
+    # Beyond these the grid's own arithmetic (points = range / h, losses = i * h) leaves
+    # the floats; every useful grid lies far inside (the size limit refuses fine ones).
+    if not 1e-100 <= grid_width <= 1e100:
+        raise ValueError(f"grid_width must lie in [1e-100, 1e100], got {grid_width!r}")
     if not isinstance(pessimistic, bool | np.bool_):
         raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
     tail_mass = _positive("tail_mass", tail_mass)
@@ -2419,8 +2434,8 @@ def gaussian_dp_mu(pair):
 def clt_mu(pair, k):
     """The mu of the central-limit approximation G_mu of k releases of ``pair``.
 
-    Dong, Roth & Su, "Gaussian differential privacy", 2019, Theorem 3.5 (Berry-Esseen
-    form): mu = 2 k kl / sqrt(k (kappa2 - kl^2)), where for a pair kl = E[L] (the KL
+    Dong, Roth & Su, "Gaussian differential privacy", 2019, the central limit theorem of
+    section 3: mu = 2 k kl / sqrt(k (kappa2 - kl^2)), where for a pair kl = E[L] (the KL
     divergence) and kappa2 - kl^2 = Var[L] under A(D1); so mu = 2 sqrt(k) E[L] / sd(L).
     Exact for the Gaussian; for others an approximation, not a bound (``clt_gap``).
 

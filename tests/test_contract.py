@@ -701,12 +701,6 @@ except ImportError:  # the module arrives with lessons 08 and 09
 needs_composition = pytest.mark.skipif(composition is None, reason="no dplearn.composition")
 
 
-def known_composition_defect(reason):
-    """Marks a composition property the module does not meet yet (non-strict: once fixed,
-    the test simply passes and the mark can go)."""
-    return pytest.mark.xfail(reason=reason, strict=False)
-
-
 COMPOSITION_NAMES = ("scale", "sigma", "sensitivity", "k", "pair", "epsilon0")
 
 
@@ -808,10 +802,6 @@ def test_tradeoff_curves_at_any_parameters(mu, alphas, family, k):
 
 
 @needs_composition
-@known_composition_defect(
-    "pld_bracket warns of overflow for grid widths below about 1e-308 (points / grid_width) "
-    "or above about 1e308 (the lattice's losses) instead of refusing them"
-)
 @given(
     family=st.sampled_from(["laplace", "gaussian", "discrete_laplace"]),
     scale=moderate,
