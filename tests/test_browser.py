@@ -424,18 +424,20 @@ def test_lesson_in_voila(notebook, browser, screenshots, capsys, tmp_path):
             page.close()
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no lesson notebook yet")
-def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
-    notebook = NOTEBOOKS[0]
+def jupyterlab_server(tmp_path, lab_root):
+    """A JupyterLab server for lab_root on a free port, with settings of its own.
+
+    No news toast, and every cell rendered: in windowed mode, cells out of view have no
+    live figure or answer box to check.
+    """
     settings = tmp_path / "settings"
-    news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
-    news.write_text(json.dumps({"fetchNews": "false"}))
-    # Render every cell: in windowed mode, cells out of view have no live figure to check.
-    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
-    tracker.parent.mkdir(parents=True)
-    tracker.write_text(json.dumps({"windowingMode": "none"}))
-    lab_root = tmp_path / "lab"
+    for name, value in [
+        ("apputils-extension/notification", {"fetchNews": "false"}),
+        ("notebook-extension/tracker", {"windowingMode": "none"}),
+    ]:
+        path = settings / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
     port = free_port()
     command = [
         sys.executable,
@@ -454,12 +456,20 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
         f"--LabApp.user_settings_dir={settings}",
     ]
+    return Server(command, port, tmp_path / "lab.log", cwd=lab_root)
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="no lesson notebook yet")
+def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
+    notebook = NOTEBOOKS[0]
+    lab_root = tmp_path / "lab"
     # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
     shutil.copytree(
         NOTEBOOK_DIR, lab_root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
     )
     relative = f"notebooks/{notebook.name}"
-    with Server(command, port, tmp_path / "lab.log", cwd=lab_root):
+    with jupyterlab_server(tmp_path, lab_root) as server:
+        port = server.port
         page = browser.new_page()
         try:
             page.goto(f"http://127.0.0.1:{port}/lab/tree/{relative}", timeout=90_000)

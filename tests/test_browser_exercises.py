@@ -8,7 +8,6 @@ also opened in JupyterLab (Run All), its boxes driven the same way. The servers,
 browser and the screenshots come from tests/test_browser.py.
 """
 
-import json
 import pathlib
 import shutil
 import sys
@@ -23,6 +22,7 @@ from tests.test_browser import (  # noqa: F401 - browser and screenshots are fix
     Server,
     browser,
     free_port,
+    jupyterlab_server,
     screenshots,
 )
 
@@ -129,38 +129,12 @@ def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # n
 def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
     notebook_path = NOTEBOOKS[0]
     chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
-    settings = tmp_path / "settings"
-    for name, value in [
-        ("apputils-extension/notification", {"fetchNews": "false"}),
-        # Render every cell: in windowed mode, boxes out of view are not in the page.
-        ("notebook-extension/tracker", {"windowingMode": "none"}),
-    ]:
-        path = settings / "@jupyterlab" / f"{name}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(value))
     lab_root = tmp_path / "lab"
     # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
     (lab_root / "notebooks").mkdir(parents=True)
     shutil.copy(notebook_path, lab_root / "notebooks" / notebook_path.name)
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}",
-        "--ServerApp.port_retries=0",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--ServerApp.allow_root=True",
-        f"--ServerApp.root_dir={lab_root}",
-        "--LabApp.expose_app_in_browser=True",
-        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-        f"--LabApp.user_settings_dir={settings}",
-    ]
-    with Server(command, port, tmp_path / "lab.log", cwd=lab_root):
+    with jupyterlab_server(tmp_path, lab_root) as server:
+        port = server.port
         page = browser.new_page()
         try:
             page.goto(
