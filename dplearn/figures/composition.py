@@ -25,6 +25,7 @@ Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.i
 from __future__ import annotations
 
 import functools
+import math
 
 import matplotlib
 import numpy as np
@@ -36,6 +37,7 @@ from matplotlib.patches import Patch, Polygon
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 from matplotlib.ticker import NullLocator
+from scipy.optimize import elementwise
 
 from dplearn import composition, privacy_loss
 from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
@@ -894,13 +896,18 @@ class PrivacyProfiles(_CompositionFigure):
         }
 
 
-def first_advanced_win(epsilon0, delta, max_releases=1_000_000):
+def first_advanced_win(epsilon0, delta):
     """Smallest k at which advanced composition (all the slack delta) gives a smaller
-    epsilon than basic composition, k epsilon0; None if none up to max_releases.
+    epsilon than basic composition, k epsilon0; None if it never does (e^epsilon0 >= 2).
 
-    Both epsilons come from ``dplearn.composition``. Their difference is
-    sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)): it changes sign at
-    most once, from positive to negative, so doubling k, then bisecting, finds the first win.
+    Advanced minus basic is sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)):
+    for e^epsilon0 >= 2 it is positive for every k; otherwise advanced wins exactly for
+    k > 2 ln(1/delta) / (2 - e^epsilon0)^2, however large that is (near epsilon0 = ln 2,
+    millions). The k from that closed form is checked, and moved by the few steps rounding
+    may shift it, with ``dplearn.composition``'s own bounds. Past 10^15 releases floats
+    cannot tell k from k + 1 and the closed form's k is returned as it is; so it is where
+    the bounds' rounding leaves no single first win within a few steps (k beyond 10^10,
+    epsilon0 within 10^-5 of ln 2).
 
     Taught in: 08-add-up-privacy-losses.ipynb
     """
@@ -910,19 +917,21 @@ def first_advanced_win(epsilon0, delta, max_releases=1_000_000):
         basic, _ = composition.basic(epsilon0, 0.0, releases)
         return advanced < basic
 
-    # Double k until advanced wins, then bisect between the last two.
-    low, high = 0, 1
-    while not wins(high):
-        if high >= max_releases:
-            return None
-        low, high = high, min(2 * high, max_releases)
-    while high - low > 1:
-        middle = (low + high) // 2
-        if wins(middle):
-            high = middle
+    margin = -math.expm1(epsilon0) + 1.0  # 2 - e^epsilon0, exact near epsilon0 = ln 2
+    if not margin > 0:
+        return None
+    boundary = 2.0 * -math.log(delta) / margin**2
+    if boundary >= 1e15:
+        return math.floor(boundary) + 1
+    closed_form = releases = max(1, math.floor(boundary) + 1)
+    for _ in range(8):
+        if releases > 1 and wins(releases - 1):
+            releases -= 1
+        elif not wins(releases):
+            releases += 1
         else:
-            low = middle
-    return high
+            return releases
+    return closed_form
 
 
 @register
@@ -1050,9 +1059,12 @@ class EpsilonAgainstReleases(_CompositionFigure):
             shown.append(at["exact"])
         self.release_line.set_data([k, k], [1e-3, 5e3])
         self.marks.set_data([k] * len(shown), np.maximum(shown, floor))
-        win_text = (
-            f"advanced first beats basic at k = {win}" if win else "advanced never beats basic"
-        )
+        if win is None:
+            win_text = "advanced never beats basic (ε₀ ≥ ln 2)"
+        elif win > grid[-1]:
+            win_text = f"advanced first beats basic at k = {win} (beyond this axis)"
+        else:
+            win_text = f"advanced first beats basic at k = {win}"
         self.note.set_text(win_text)
         self.state = dict(
             k=k,
@@ -1075,7 +1087,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
             r"$\varepsilon$ exact ($k$ × Laplace)": exact
             if np.isfinite(exact)
             else "only for k ≤ 100",
-            r"advanced first beats basic at $k$": s["win"] if s["win"] else "never",
+            r"advanced first beats basic at $k$": s["win"] if s["win"] is not None else "never",
         }
 
 
@@ -1324,6 +1336,77 @@ def band_between(x, lower, upper, where):
     return np.column_stack((np.concatenate((x, x[::-1])), np.concatenate((low, upper[::-1]))))
 
 
+def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta, above):
+    """Where the exact delta first and last exceeds the approximation's, and the largest
+    ratio exact delta / approximate delta, refined from the grid the figure draws.
+
+    The readout quotes these to four digits, finer than the grid's step: each crossing is
+    the root of exact delta - approximate delta between the grid points that bracket it,
+    the largest ratio the maximum between the grid neighbours of its largest grid value
+    (scipy's bracketing solvers, both crossings at once: a few vectorised evaluations).
+    A band starting at the grid's first point, or ending at its last, ends there.
+
+    Args:
+      exact, approximation: pairs with a vectorised ``delta(epsilon)``.
+      grid: increasing epsilons; exact_delta, approximate_delta: the deltas there.
+      above: where (on the grid) the exact delta exceeds the approximation's.
+
+    Returns:
+      (first, last, largest ratio); NaN for both crossings if the band is empty.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    def ratio(epsilon):
+        return np.asarray(exact.delta(epsilon), dtype=float) / np.maximum(
+            np.asarray(approximation.delta(epsilon), dtype=float), 1e-300
+        )
+
+    def gap(epsilon):
+        return np.asarray(exact.delta(epsilon), dtype=float) - np.asarray(
+            approximation.delta(epsilon), dtype=float
+        )
+
+    on_grid = exact_delta / np.maximum(approximate_delta, 1e-300)
+    top = int(np.argmax(on_grid))
+    largest = float(on_grid[top])
+    if 0 < top < len(grid) - 1:
+        best = elementwise.find_minimum(
+            lambda epsilon: -ratio(epsilon),
+            (grid[top - 1], grid[top], grid[top + 1]),
+            tolerances={"frtol": 1e-12},
+        )
+        if best.success:
+            largest = max(largest, -float(best.f_x))
+    inside = np.flatnonzero(above)
+    if inside.size == 0:
+        return float("nan"), float("nan"), largest
+    start, end = int(inside[0]), int(inside[-1])
+    ends = [float(grid[start]), float(grid[end])]
+    # A bracket needs a sign change of the gap (``above`` allows a relative tolerance).
+    difference = exact_delta - approximate_delta
+    brackets = [
+        (index, outside, inside)
+        for index, outside, inside in ((0, start - 1, start), (1, end + 1, end))
+        if 0 <= outside < len(grid) and difference[outside] * difference[inside] < 0
+    ]
+    if brackets:
+        index, outside, inside = map(np.array, zip(*brackets, strict=True))
+        low = np.minimum(grid[outside], grid[inside])
+        high = np.maximum(grid[outside], grid[inside])
+        roots = elementwise.find_root(
+            gap, (low, high), tolerances={"xatol": 1e-13, "xrtol": 4 * np.finfo(float).eps}
+        )
+        for i, root, success in zip(index, roots.x, roots.success, strict=True):
+            if success:
+                ends[i] = float(root)
+    if start == 0:
+        ends[0] = float(grid[0])
+    if end == len(grid) - 1:
+        ends[1] = float(grid[-1])
+    return ends[0], ends[1], largest
+
+
 @register
 class TradeOffCurves(_CompositionFigure):
     """COMP-6: the attacker's best test between D1 and D2 after k releases, and the CLT.
@@ -1436,10 +1519,9 @@ class TradeOffCurves(_CompositionFigure):
         self.ratio_line.set_data(grid, shown)
         self.below.set_xy(band_between(grid, np.ones_like(grid), shown, below))
         self._set_moving_xlim(self.axes[1], 0.0, right)
-        if below.any():
-            first, last = float(grid[below][0]), float(grid[below][-1])
-        else:
-            first = last = float("nan")
+        first, last, largest = profile_crossings(
+            composed, clt_pair, grid, exact_delta, clt_delta, below
+        )
         self.note.set_text(clipped_note(k, releases))
         self.state = dict(
             k=k,
@@ -1449,7 +1531,7 @@ class TradeOffCurves(_CompositionFigure):
             beta_clt=beta_clt,
             first_below=first,
             last_below=last,
-            ratio=float(ratio.max()),
+            ratio=largest,
             grid=grid,
             exact_delta=exact_delta,
             clt_delta=clt_delta,
