@@ -1,7 +1,8 @@
 """Independent high-precision values for the core's tests, computed with mpmath.
 
 Nothing here calls dplearn: each function evaluates a definition (an integral, a sum)
-or a closed form from the literature at 60 digits.
+or a closed form from the literature at 60 digits, whatever precision the calling test
+has set: a sum that cancels to exactly 0 at 60 digits leaves 1e-137 at 30.
 """
 
 import mpmath
@@ -9,6 +10,7 @@ import mpmath
 mpmath.mp.dps = 60
 
 
+@mpmath.workdps(60)
 def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     """Balle & Wang (2018), Theorem 8: Phi(r/2 - eps/r) - e^eps Phi(-r/2 - eps/r)."""
     epsilon, r = mpmath.mpf(epsilon), mpmath.mpf(sensitivity) / mpmath.mpf(sigma)
@@ -17,6 +19,7 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     )
 
 
+@mpmath.workdps(60)
 def gaussian_delta_by_integration(epsilon, sigma, sensitivity=1.0):
     """E[max(0, 1 - e^(eps - L))] with L ~ N(mu, 2 mu), integrated numerically."""
     epsilon = mpmath.mpf(epsilon)
@@ -29,11 +32,13 @@ def gaussian_delta_by_integration(epsilon, sigma, sensitivity=1.0):
     return mpmath.quad(integrand, [epsilon, epsilon + spread, mu + 40 * spread, mpmath.inf])
 
 
+@mpmath.workdps(60)
 def gaussian_loss_exceeds(epsilon, sigma, sensitivity=1.0):
     mu = (mpmath.mpf(sensitivity) / sigma) ** 2 / 2
     return mpmath.ncdf((mu - epsilon) / mpmath.sqrt(2 * mu))
 
 
+@mpmath.workdps(60)
 def laplace_delta_by_integration(epsilon, scale, sensitivity=1.0):
     """Integral of max(0, p1 - e^eps p2) over the output, p1 at 0, p2 at sensitivity."""
     b, shift, epsilon = mpmath.mpf(scale), mpmath.mpf(sensitivity), mpmath.mpf(epsilon)
@@ -51,6 +56,7 @@ def discrete_laplace_pmf(k, scale):
     return (1 - q) / (1 + q) * q ** abs(k)
 
 
+@mpmath.workdps(60)
 def discrete_laplace_sums(epsilon, scale, sensitivity, reach=4000):
     """(delta, P[L > eps]) by summing over outputs -reach .. reach (the tails are negligible)."""
     epsilon = mpmath.mpf(epsilon)
@@ -65,6 +71,7 @@ def discrete_laplace_sums(epsilon, scale, sensitivity, reach=4000):
     return delta, exceeds
 
 
+@mpmath.workdps(60)
 def gaussian_log_delta_exact(epsilon, ratio):
     """ln delta of the Gaussian mechanism at the float ratio r = sensitivity / sigma given.
 
@@ -82,6 +89,7 @@ def gaussian_log_delta_exact(epsilon, ratio):
     raise ArithmeticError(f"no precision was enough for epsilon={epsilon}, ratio={ratio}")
 
 
+@mpmath.workdps(60)
 def discrete_laplace_delta(epsilon, scale, sensitivity):
     """sum over all outputs k of max(0, P1(k) - e^eps P2(k)), with mpmath.nsum for k <= 0.
 
