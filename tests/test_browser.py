@@ -405,6 +405,17 @@ def check_page(page, name, screenshots, capsys, where):
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.name)
 def test_lesson_in_voila(notebook, browser, screenshots, capsys, tmp_path):
+    with voila_server(notebook, tmp_path) as server:
+        page = browser.new_page()
+        try:
+            page.goto(f"http://127.0.0.1:{server.port}/", timeout=90_000)
+            check_page(page, notebook.name, screenshots, capsys, "voila")
+        finally:
+            page.close()
+
+
+def voila_server(notebook, tmp_path):
+    """A Voilà server for one notebook on a free port, run from the repository's root."""
     port = free_port()
     command = [
         sys.executable,
@@ -415,13 +426,7 @@ def test_lesson_in_voila(notebook, browser, screenshots, capsys, tmp_path):
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
     ]
-    with Server(command, port, tmp_path / "voila.log", cwd=NOTEBOOK_DIR.parent):
-        page = browser.new_page()
-        try:
-            page.goto(f"http://127.0.0.1:{port}/", timeout=90_000)
-            check_page(page, notebook.name, screenshots, capsys, "voila")
-        finally:
-            page.close()
+    return Server(command, port, tmp_path / "voila.log", cwd=NOTEBOOK_DIR.parent)
 
 
 def jupyterlab_server(tmp_path, lab_root):

@@ -10,7 +10,6 @@ browser and the screenshots come from tests/test_browser.py.
 
 import pathlib
 import shutil
-import sys
 
 import pytest
 
@@ -19,11 +18,10 @@ from dplearn.exercises import notebook
 from tests.test_browser import (  # noqa: F401 - browser and screenshots are fixtures
     CHROMIUM,
     NOTEBOOK_DIR,
-    Server,
     browser,
-    free_port,
     jupyterlab_server,
     screenshots,
+    voila_server,
 )
 
 ALL = exercises.load_all()
@@ -97,20 +95,10 @@ def drive_box(page, exercise):
 @pytest.mark.parametrize("notebook_path", NOTEBOOKS, ids=lambda path: path.name)
 def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # noqa: F811
     chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(notebook_path),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-    ]
-    with Server(command, port, tmp_path / "voila.log", cwd=NOTEBOOK_DIR.parent):
+    with voila_server(notebook_path, tmp_path) as server:
         page = browser.new_page()
         try:
-            page.goto(f"http://127.0.0.1:{port}/", timeout=90_000)
+            page.goto(f"http://127.0.0.1:{server.port}/", timeout=90_000)
             last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
             last.wait_for(state="attached", timeout=120_000)
             assert page.locator(".dplearn-exercise").count() == len(chosen)

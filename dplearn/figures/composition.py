@@ -42,6 +42,7 @@ from scipy.optimize import elementwise
 from dplearn import composition, privacy_loss
 from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.plrv import curve_positions
 
 __all__ = [
     "MECHANISM",
@@ -659,10 +660,7 @@ class ComposedLossByProbability(_CompositionFigure):
     def _create(self):
         whole, zoomed = self.figure.subplots(1, 2, sharey=True)
         self.axes = (whole, zoomed)
-        edge = np.geomspace(1e-9, 0.02, 40)
-        self.positions = np.unique(
-            np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 120), 1 - edge, [1.0]))
-        )
+        self.positions = curve_positions(edge_count=40, middle_count=120)
         self.curves, self.singles, self.areas, self.boxes = [], [], [], []
         for ax in (whole, zoomed):
             ax.axhline(1.0, color="0.4", lw=1)

@@ -132,6 +132,21 @@ def probability_positions(upper, count=600):
     return upper * fractions
 
 
+def curve_positions(edge_count=120, middle_count=300, *, last=True):
+    """Probability positions over the whole axis for a curve of e^L (or e^eps / e^L):
+    edge_count spaced geometrically towards each end, down to 1e-9 from it, where the
+    curve runs off to infinity or to 0, and middle_count even ones between 0.02 and 0.98.
+
+    Args:
+      edge_count: positions near each end.
+      middle_count: even positions in the middle.
+      last: include the position 1 itself.
+    """
+    edge = np.geomspace(1e-9, 0.02, edge_count)
+    middle = np.linspace(0.02, 0.98, middle_count)
+    return np.unique(np.concatenate(([0.0], edge, middle, 1 - edge, [1.0] if last else [])))
+
+
 def _capped_exp(values, cap=_LOSS_CAP):
     with np.errstate(over="ignore"):
         return np.exp(np.clip(values, -cap, cap))
@@ -814,13 +829,9 @@ class _GaussianByProbability(_GaussianFigure):
     figsize = (9.0, 3.8)
     top = 14.0
 
-    def _curve_positions(self):
-        # Dense near both ends, where e^L rises to infinity and falls to 0.
-        edge = np.geomspace(1e-9, 0.02, 120)
-        return np.unique(np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 300), 1 - edge)))
-
     def _build_curve(self, ax):
-        self.positions = self._curve_positions()
+        # Dense near both ends, where e^L rises to infinity and falls to 0.
+        self.positions = curve_positions(last=False)
         (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$e^{\mathcal{L}}$")
         (self.epsilon_line,) = ax.plot(
             [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
@@ -1076,10 +1087,7 @@ class BadEventArea(_GaussianFigure):
     def _create(self):
         whole, zoomed = self.figure.subplots(1, 2, sharey=True)
         self.axes = (whole, zoomed)
-        edge = np.geomspace(1e-9, 0.02, 120)
-        self.positions = np.unique(
-            np.concatenate(([0.0], edge, np.linspace(0.02, 0.98, 300), 1 - edge, [1.0]))
-        )
+        self.positions = curve_positions()
         self.curves, self.areas, self.boxes = [], [], []
         for ax, right in ((whole, 1.0), (zoomed, self.zoom)):
             ax.axhline(1.0, color="0.4", lw=1)
