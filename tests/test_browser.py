@@ -137,6 +137,23 @@ PROSE_STATE = """
 }
 """
 
+# Runs every cell of the notebook JupyterLab has open, once its panel and kernel are ready
+# (the notebook opens after the shell is restored: wait for its panel).
+RUN_ALL_IN_LAB = """
+async () => {
+  const app = window.jupyterapp;
+  await app.restored;
+  let panel = app.shell.currentWidget;
+  for (let tries = 0; !(panel && panel.sessionContext) && tries < 600; tries++) {
+    await new Promise(resolve => setTimeout(resolve, 100));
+    panel = app.shell.currentWidget;
+  }
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  await app.commands.execute('notebook:run-all-cells');
+}
+"""
+
 # What a failed wait reports: each live figure's canvas (images drawn @ size), the cells'
 # prompts (JupyterLab), and any error text on the page.
 PAGE_STATE = """
@@ -479,21 +496,7 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
         try:
             page.goto(f"http://127.0.0.1:{port}/lab/tree/{relative}", timeout=90_000)
             page.wait_for_function("() => window.jupyterapp", timeout=90_000)
-            page.evaluate(
-                """async () => {
-                  const app = window.jupyterapp;
-                  await app.restored;
-                  // The notebook opens after the shell is restored: wait for its panel.
-                  let panel = app.shell.currentWidget;
-                  for (let tries = 0; !(panel && panel.sessionContext) && tries < 600; tries++) {
-                    await new Promise(resolve => setTimeout(resolve, 100));
-                    panel = app.shell.currentWidget;
-                  }
-                  await panel.context.ready;
-                  await panel.sessionContext.ready;
-                  await app.commands.execute('notebook:run-all-cells');
-                }"""
-            )
+            page.evaluate(RUN_ALL_IN_LAB)
             check_page(page, notebook.name, screenshots, capsys, "lab")
         finally:
             page.close()

@@ -18,6 +18,7 @@ from dplearn.exercises import notebook
 from tests.test_browser import (  # noqa: F401 - browser and screenshots are fixtures
     CHROMIUM,
     NOTEBOOK_DIR,
+    RUN_ALL_IN_LAB,
     browser,
     jupyterlab_server,
     screenshots,
@@ -130,20 +131,7 @@ def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
                 timeout=90_000,
             )
             page.wait_for_function("() => window.jupyterapp", timeout=90_000)
-            page.evaluate(
-                """async () => {
-                  const app = window.jupyterapp;
-                  await app.restored;
-                  let panel = app.shell.currentWidget;
-                  for (let tries = 0; !(panel && panel.sessionContext) && tries < 600; tries++) {
-                    await new Promise(resolve => setTimeout(resolve, 100));
-                    panel = app.shell.currentWidget;
-                  }
-                  await panel.context.ready;
-                  await panel.sessionContext.ready;
-                  await app.commands.execute('notebook:run-all-cells');
-                }"""
-            )
+            page.evaluate(RUN_ALL_IN_LAB)
             last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
             last.wait_for(state="attached", timeout=120_000)
             for exercise in chosen:
