@@ -10,8 +10,9 @@
 - A "Sources" part near the top cites the documents with at least one http(s) link, and
   no lesson speaks of the project's "seed" files.
 - The navigation bar (tools/lesson_navigation.py) is above the title and in the last
-  cell, links the neighbouring lessons by file name and the README's table of lessons, and
-  is what the script writes now, so no lesson is out of date.
+  cell, links the neighbouring lessons by file name and the contents page (index.ipynb), and
+  is what the script writes now, so no lesson is out of date. The contents page is what the
+  script writes now too: one line per lesson, in order, each linking its notebook.
 """
 
 import functools
@@ -235,7 +236,7 @@ def links(line):
 def test_navigation_links_the_neighbours_and_the_contents(path):
     nb = load(path)
     index = NOTEBOOKS.index(path)
-    expected = ["../README.md#lessons"]
+    expected = ["index.ipynb"]
     if index > 0:
         expected.insert(0, NOTEBOOKS[index - 1].name)
     if index + 1 < len(NOTEBOOKS):
@@ -274,3 +275,24 @@ def test_navigation_is_what_the_script_writes(path):
 
 def test_the_script_finds_nothing_to_update():
     assert navigation.update(NOTEBOOKS, check=True) == []
+
+
+def test_the_contents_page_lists_every_lesson_as_the_script_writes_it():
+    index_path = ROOT / "notebooks" / navigation.INDEX_NAME
+    assert index_path.is_file(), "no notebooks/index.ipynb: run python tools/lesson_navigation.py"
+    index = load(index_path)
+    wanted = navigation.index_notebook(NOTEBOOKS)
+    assert [cell.source for cell in index.cells] == [cell.source for cell in wanted.cells], (
+        "notebooks/index.ipynb is out of date: run python tools/lesson_navigation.py"
+    )
+    listed = [
+        target
+        for cell in markdown_cells(index)
+        for line in cell[1].source.splitlines()
+        if line.startswith("- ")
+        for _, target in links(line)
+    ]
+    assert listed == [path.name for path in NOTEBOOKS]
+    for path in NOTEBOOKS:
+        line = next(line for line in index.cells[1].source.splitlines() if f"({path.name})" in line)
+        assert navigation.title(load(path), path.name) in line, path.name

@@ -1,8 +1,14 @@
-"""Writes the navigation bar at the top and bottom of every lesson notebook.
+"""Writes the navigation bar at the top and bottom of every lesson notebook, and the contents.
 
 The bar reads "← previous · Contents · next →": it links the neighbouring notebooks (found
 by file name, NN-verb-phrase.ipynb, in number order, and named by the first heading of
-each) and the README's table of lessons. It stands on the first line of the title cell,
+each) and the course's contents page, notebooks/index.ipynb. Every link is relative to
+the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
+works in JupyterLab, in Voilà (``tasks.sh present`` serves that folder, Binder serves
+``voila/render/notebooks/``) and on GitHub. The contents page is written whole from the
+lessons: one line per lesson, its title (the lesson's heading) and what it teaches (the
+"What you will learn" cell of its row in the README's table of lessons, else the first
+item of its "You'll learn" list). It stands on the first line of the title cell,
 above the "# NN · Title" heading, and alone in the notebook's last cell, which is tagged
 "navigation" (the title cell is not: other tools insert cells before that tag). The script
 rewrites nothing else (in the title cell, only the lines above the heading), and it writes
@@ -11,6 +17,8 @@ gets its bar, and its neighbours their link to it, by running it again:
 
     python tools/lesson_navigation.py           # rewrite what is out of date
     python tools/lesson_navigation.py --check   # exit 1, naming the notebooks, if any is
+
+The contents page is rewritten with the bars, by the same rule (only when it changes).
 
 The footer cell takes the id of its position ("0", "1", ... as nbstripout numbers cells),
 so that a stripped notebook stays stripped; no other cell moves or changes its id.
@@ -28,7 +36,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 TAG = "navigation"
 FOOTER_ID = "navigation-footer"
-CONTENTS = "[Contents](../README.md#lessons)"
+INDEX_NAME = "index.ipynb"
+CONTENTS = f"[Contents]({INDEX_NAME})"
+README = ROOT / "README.md"
 LESSON_NAME = re.compile(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb")
 
 
@@ -152,12 +162,107 @@ def update(paths, check=False):
     return stale
 
 
+# The contents page ----------------------------------------------------------------------
+
+INDEX_INTRO = """# Contents · Differential privacy, one lesson at a time
+
+These lessons teach differential privacy with figures that move: every slider changes a
+figure in place, and every number on the page is computed, exactly, by the `dplearn`
+package. Take them in order: each lesson uses what the ones before it taught.
+
+In JupyterLab, open a lesson and run all its cells (**Run → Run All Cells**); as an app
+(Voilà), a lesson opens ready, with prose, sliders and figures and no code. The bar at the
+top and bottom of every lesson, "← previous · Contents · next →", leads to its neighbours
+and back to this page."""
+
+INDEX_OUTRO = """## Exercises
+
+Every lesson ends with exercises that check themselves: type a number or a formula, or pick
+an option, then press **Check**. A wrong answer that matches a common slip gets a hint about
+that slip; **Show solution** opens a worked solution after a first attempt."""
+
+
+def _readme_summaries(readme=README):
+    """{file name: "What you will learn" cell} of the README's table of lessons."""
+    summaries = {}
+    if not pathlib.Path(readme).is_file():
+        return summaries
+    for line in pathlib.Path(readme).read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        link = re.search(r"\]\(notebooks/([^)]+\.ipynb)\)", line)
+        if line.startswith("|") and link and len(cells) >= 3:
+            summaries[link.group(1)] = cells[2]
+    return summaries
+
+
+def _first_learning(nb):
+    """The first item of a lesson's "You'll learn" list, on one line ("" if it has none)."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or "You'll learn" not in cell.source:
+            continue
+        after = cell.source.split("You'll learn", 1)[1]
+        item = re.search(r"^- (.+?)(?=^- |^\s*$|\Z)", after, re.M | re.S)
+        if item:
+            text = " ".join(item.group(1).split()).rstrip(";.,")
+            return text[:1].upper() + text[1:] + "."
+    return ""
+
+
+def contents_line(name, lesson_title, summary):
+    """One line of the contents: the lesson's title as a link, then what it teaches."""
+    line = f"- **[{link_text(lesson_title)}]({name})**"
+    return f"{line}: {summary}" if summary else line
+
+
+def index_notebook(paths, readme=README):
+    """The contents page for the lessons at paths, as a notebook (three markdown cells)."""
+    summaries = _readme_summaries(readme)
+    lines = []
+    kernelspec = None
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        kernelspec = kernelspec or nb.metadata.get("kernelspec")
+        summary = summaries.get(path.name) or _first_learning(nb)
+        lines.append(contents_line(path.name, title(nb, path.name), summary))
+    start = ""
+    if paths:
+        first = title(nbformat.read(paths[0], as_version=4), paths[0].name)
+        start = f"\n\nStart with [{link_text(first)} →]({paths[0].name})."
+    cells = [
+        nbformat.v4.new_markdown_cell(INDEX_INTRO, id="0"),
+        nbformat.v4.new_markdown_cell("## Lessons\n\n" + "\n".join(lines) + start, id="1"),
+        nbformat.v4.new_markdown_cell(INDEX_OUTRO, id="2"),
+    ]
+    index = nbformat.v4.new_notebook(cells=cells)
+    index.metadata = {
+        "kernelspec": kernelspec
+        or {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    return index
+
+
+def update_index(paths, folder=NOTEBOOK_DIR, check=False, readme=README):
+    """Writes folder/index.ipynb from the lessons at paths; returns [its path] if it was stale."""
+    path = pathlib.Path(folder) / INDEX_NAME
+    wanted = index_notebook(paths, readme)
+    if path.is_file():
+        old = nbformat.read(path, as_version=4)
+        if same_cells(old.cells, wanted.cells) and old.metadata == wanted.metadata:
+            return []
+    if not check:
+        nbformat.write(wanted, path)
+    return [path]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default=NOTEBOOK_DIR, type=pathlib.Path)
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
     args = parser.parse_args(argv)
-    stale = update(lessons(args.folder), check=args.check)
+    paths = lessons(args.folder)
+    stale = update(paths, check=args.check)
+    stale += update_index(paths, args.folder, check=args.check)
     for path in stale:
         print(f"{'out of date' if args.check else 'updated'}: {path.name}")
     return 1 if args.check and stale else 0
