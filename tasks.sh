@@ -63,7 +63,11 @@ case "$command" in
   present)
     ensure_environment
     unset MPLBACKEND
-    exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser "$@" notebooks/
+    # Voilà serves the folder: / lists it, /voila/render/index.ipynb is the course's
+    # contents page, and every lesson's links are relative to it.
+    exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser \
+      --Voila.custom_display_url="http://127.0.0.1:$PORT/voila/render/index.ipynb" \
+      "$@" notebooks/
     ;;
   figures)
     ensure_environment

@@ -20,6 +20,7 @@ Playwright); without it the module is skipped.
 import json
 import os
 import pathlib
+import re
 import shutil
 import socket
 import statistics
@@ -32,7 +33,11 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("DPLEARN_NOTEBOOKS", ROOT / "notebooks"))
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+#: The lessons (NN-verb-phrase.ipynb); the contents page, index.ipynb, is checked on its own.
+NOTEBOOKS = sorted(
+    path for path in NOTEBOOK_DIR.glob("*.ipynb") if re.fullmatch(r"\d\d-.+\.ipynb", path.name)
+)
+INDEX = NOTEBOOK_DIR / "index.ipynb"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PRESSES = 24
 GOAL_MS = 100.0
@@ -500,3 +505,180 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
             check_page(page, notebook.name, screenshots, capsys, "lab")
         finally:
             page.close()
+
+
+# --- Navigation: every previous / contents / next link, in Voilà and in JupyterLab ------
+
+# The links of every navigation bar on the page ("← previous · Contents · next →"), bar by
+# bar, each as [text, absolute address], and the contents page's list of lessons.
+NAVIGATION_LINKS = """
+() => {
+  const isBar = a => a.textContent === 'Contents' || a.textContent.startsWith('← ')
+                     || a.textContent.endsWith(' →');
+  const bars = [];
+  for (const paragraph of document.querySelectorAll('.jp-RenderedMarkdown p')) {
+    const links = Array.from(paragraph.querySelectorAll('a'));
+    if (links.length && links.some(a => a.textContent === 'Contents') && links.every(isBar)) {
+      bars.push(links.map(a => [a.textContent, a.href]));
+    }
+  }
+  const listed = Array.from(document.querySelectorAll('.jp-RenderedMarkdown li a'),
+                            a => [a.textContent, a.href]);
+  return {bars, listed};
+}
+"""
+
+
+def voila_folder_server(tmp_path, *options):
+    """A Voilà server for the whole notebooks folder, as `tasks.sh present` runs it."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOK_DIR),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        *options,
+    ]
+    return Server(command, port, tmp_path / "voila-folder.log", cwd=NOTEBOOK_DIR.parent)
+
+
+def has_figures(notebook):
+    return "explore(" in notebook.read_text(encoding="utf-8")
+
+
+def wait_until_live(page, notebook, timeout_s=120):
+    """Waits until the page of notebook is live: every figure drawn, or its title shown."""
+    if has_figures(notebook):
+        wait_for_figures(page, timeout_s)
+    else:
+        page.locator(".jp-RenderedMarkdown h1").first.wait_for(timeout=timeout_s * 1000)
+    text = page.inner_text("body")
+    assert "Error displaying widget" not in text and "Traceback" not in text, notebook.name
+
+
+def expected_bar(index):
+    """What lesson index's bar links: [previous,] the contents, [next], as file names."""
+    names = [path.name for path in NOTEBOOKS]
+    return (
+        names[index - 1 : index] + [INDEX.name] + names[index + 1 : index + 2]
+        if index
+        else [INDEX.name, *names[1:2]]
+    )
+
+
+@pytest.mark.skipif(not INDEX.is_file(), reason="no contents page yet")
+def test_every_navigation_link_in_voila_lands_on_a_live_page(browser, tmp_path):
+    """From the contents to lesson 01, next by next to the last lesson and back: all live.
+
+    Every page is opened by clicking a link of the page before, and every bar's links
+    (header and footer, previous, contents, next) resolve to pages this walk finds live.
+    """
+    with voila_folder_server(tmp_path) as server:
+        base = f"http://127.0.0.1:{server.port}/voila/render/"
+        page = browser.new_page()
+        live = set()
+        try:
+            page.goto(base + INDEX.name, timeout=90_000)
+            wait_until_live(page, INDEX)
+            live.add(page.url)
+            listed = page.evaluate(NAVIGATION_LINKS)["listed"]
+            lessons = [href for _, href in listed if href.endswith(".ipynb")]
+            assert lessons == [base + path.name for path in NOTEBOOKS], listed
+            bars = {}
+            page.locator(f"a[href='{NOTEBOOKS[0].name}']").last.click()
+            for index, notebook in enumerate(NOTEBOOKS):
+                page.wait_for_url(base + notebook.name, timeout=90_000)
+                wait_until_live(page, notebook)
+                live.add(page.url)
+                # The footer comes with the last cell: Voilà may still be running cells
+                # below the figures.
+                page.wait_for_function(
+                    f"() => ({NAVIGATION_LINKS})().bars.length >= 2", timeout=120_000
+                )
+                found = page.evaluate(NAVIGATION_LINKS)["bars"]
+                assert len(found) == 2, f"{notebook.name}: {len(found)} navigation bars"
+                assert found[0] == found[1], f"{notebook.name}: header and footer differ"
+                targets = [href for _, href in found[0]]
+                assert targets == [base + name for name in expected_bar(index)], targets
+                bars[notebook.name] = targets
+                # The footer's last link: the next lesson, or the contents after the last.
+                footer = page.locator(".jp-RenderedMarkdown p").filter(has_text="Contents").last
+                footer.locator("a").last.scroll_into_view_if_needed()
+                footer.locator("a").last.click()
+            page.wait_for_url(base + INDEX.name, timeout=90_000)
+            wait_until_live(page, INDEX)
+        finally:
+            page.close()
+    dead = {name: [t for t in targets if t not in live] for name, targets in bars.items()}
+    assert not any(dead.values()), f"links to pages not found live: {dead}"
+
+
+# Opens path in JupyterLab (or shows its tab) and waits until its markdown is rendered.
+LAB_OPEN = """
+async path => {
+  const app = window.jupyterapp;
+  await app.restored;
+  await app.commands.execute('docmanager:open', {path});
+}
+"""
+LAB_CURRENT = """
+() => { const w = window.jupyterapp.shell.currentWidget;
+        return w && w.context ? w.context.path : null; }
+"""
+LAB_PANEL = "#jp-main-dock-panel .jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
+@pytest.mark.skipif(not INDEX.is_file(), reason="no contents page yet")
+def test_every_navigation_link_in_jupyterlab_opens_its_notebook(browser, tmp_path):
+    """Each link of the contents and of every lesson's bar opens the notebook it names."""
+    lab_root = tmp_path / "lab"
+    shutil.copytree(
+        NOTEBOOK_DIR, lab_root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
+    wrong = []
+    with jupyterlab_server(tmp_path, lab_root) as server:
+        page = browser.new_page()
+        try:
+            page.goto(f"http://127.0.0.1:{server.port}/lab", timeout=90_000)
+            page.wait_for_function("() => window.jupyterapp", timeout=90_000)
+
+            def follow(source, text, target):
+                page.evaluate(LAB_OPEN, f"notebooks/{source}")
+                page.wait_for_function(f"() => ({LAB_CURRENT})() === 'notebooks/{source}'")
+                link = page.locator(f"{LAB_PANEL} .jp-RenderedMarkdown a", has_text=text).first
+                link.scroll_into_view_if_needed()
+                link.click()
+                try:
+                    page.wait_for_function(
+                        f"() => ({LAB_CURRENT})() === 'notebooks/{target}'", timeout=30_000
+                    )
+                except Exception:
+                    wrong.append(f"{source}: {text!r} opened {page.evaluate(LAB_CURRENT)}")
+
+            for path in NOTEBOOKS:
+                follow(INDEX.name, navigation_title(path), path.name)
+            for index, path in enumerate(NOTEBOOKS):
+                for target in expected_bar(index):
+                    text = (
+                        "Contents"
+                        if target == INDEX.name
+                        else navigation_title(NOTEBOOK_DIR / target)
+                    )
+                    follow(path.name, text, target)
+        finally:
+            page.close()
+    assert not wrong, wrong
+
+
+def navigation_title(path):
+    """The first heading of a notebook, as its links show it."""
+    import nbformat
+
+    for cell in nbformat.read(path, as_version=4).cells:
+        for line in cell.source.splitlines():
+            if cell.cell_type == "markdown" and line.startswith("# "):
+                return line[2:].strip()
+    raise AssertionError(f"{path.name} has no title")
