@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from dplearn import _validation as check
+from dplearn._safe_side import step_up
 from dplearn.privacy_loss import (
     _RATIO_MAX,
     _TINY,
@@ -29,6 +30,19 @@ __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
 def _out_of_range(what, value, **inputs):
     given = ", ".join(f"{name}={check._describe(np.asarray(v))}" for name, v in inputs.items())
     return ValueError(f"{what} lies outside the float range ({value}) for {given}")
+
+
+def _positive_double(what, result, **inputs):
+    """result itself, or a ValueError naming the inputs where it overflowed to infinity or
+    underflowed to 0 (inputs: name -> array of result's shape)."""
+    bad = ~np.isfinite(result) | (result == 0)
+    if np.any(bad):
+        raise _out_of_range(
+            what,
+            "above 1.8e308 or below 5e-324",
+            **{name: value[bad] for name, value in inputs.items()},
+        )
+    return result
 
 
 def laplace_scale(epsilon, sensitivity=1.0):
@@ -47,33 +61,10 @@ def laplace_scale(epsilon, sensitivity=1.0):
     epsilon, sensitivity = np.broadcast_arrays(epsilon, sensitivity)
     with np.errstate(over="ignore", under="ignore"):
         scale = sensitivity / epsilon
-    bad = ~np.isfinite(scale) | (scale == 0)
-    if np.any(bad):
-        raise _out_of_range(
-            "the scale sensitivity / epsilon",
-            "above 1.8e308 or below 5e-324",
-            epsilon=epsilon[bad],
-            sensitivity=sensitivity[bad],
-        )
-    return check.scalar_or_array(_step_up(scale, lambda b: sensitivity / b > epsilon))
-
-
-def _step_up(value, too_small):
-    """Raises each element of value by growing steps while too_small(value) says so.
-
-    A root or a quotient found in floating point may sit a few ulps low; steps of
-    1, 2, 4, ... ulps reach the safe side in a few iterations, and never more than about
-    2100 (from the smallest subnormal to the largest double).
-    """
-    value = np.array(value, dtype=float)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        step = np.spacing(value)
-        low = too_small(value)
-        while np.any(low):
-            value = np.where(low, value + step, value)
-            step = np.where(low, 2.0 * step, step)
-            low = low & too_small(value)
-    return value
+    _positive_double(
+        "the scale sensitivity / epsilon", scale, epsilon=epsilon, sensitivity=sensitivity
+    )
+    return check.scalar_or_array(step_up(scale, lambda b: sensitivity / b > epsilon))
 
 
 def gaussian_sigma_classic(epsilon, delta, sensitivity=1.0):
@@ -104,15 +95,9 @@ def gaussian_sigma_classic(epsilon, delta, sensitivity=1.0):
     sigma = candidates[-1]
     for candidate in reversed(candidates[:-1]):
         sigma = np.where(np.isfinite(candidate) & (candidate > 0), candidate, sigma)
-    bad = ~np.isfinite(sigma) | (sigma == 0)
-    if np.any(bad):
-        raise _out_of_range(
-            "the classic sigma",
-            "above 1.8e308 or below 5e-324",
-            epsilon=epsilon[bad],
-            delta=delta[bad],
-            sensitivity=sensitivity[bad],
-        )
+    _positive_double(
+        "the classic sigma", sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity
+    )
     return check.scalar_or_array(sigma)
 
 
@@ -152,15 +137,9 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
         )
     with np.errstate(over="ignore", under="ignore"):
         sigma = sensitivity / ratio
-    bad = ~np.isfinite(sigma) | (sigma == 0)
-    if np.any(bad):
-        raise _out_of_range(
-            "the analytic sigma",
-            "above 1.8e308 or below 5e-324",
-            epsilon=epsilon[bad],
-            delta=delta[bad],
-            sensitivity=sensitivity[bad],
-        )
+    _positive_double(
+        "the analytic sigma", sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity
+    )
 
     def too_small(sigma):
         # Exactly as GaussianNoise evaluates it: ratio = sensitivity / sigma.
@@ -168,7 +147,7 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
         with np.errstate(under="ignore"):
             return (log_delta > log_target) | (np.exp(log_delta) > delta)
 
-    sigma = _step_up(sigma, too_small)
+    sigma = step_up(sigma, too_small)
     return check.scalar_or_array(sigma.reshape(shape))
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "advanced_delta",
     "optimal_delta",
     "optimal_epsilon",
+    "first_advanced_win",
     "PrivacyLossDistribution",
     "PLDBracket",
     "pld",
@@ -1755,6 +1756,48 @@ def optimal_epsilon(epsilon0, delta0, k, delta):
         epsilon = np.where(high, epsilon + step, epsilon)
         step = step * 2.0
     return check.scalar_or_array(epsilon)
+
+
+def first_advanced_win(epsilon0, delta):
+    """Smallest k at which advanced composition (all the slack delta) gives a smaller
+    epsilon than basic composition, k epsilon0; None if it never does (e^epsilon0 >= 2).
+
+    Advanced minus basic is sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)):
+    for e^epsilon0 >= 2 it is positive for every k; otherwise advanced wins exactly for
+    k > 2 ln(1/delta) / (2 - e^epsilon0)^2, however large that is (near epsilon0 = ln 2,
+    millions). The k from that closed form is checked, and moved by the few steps rounding
+    may shift it, with ``basic`` and ``advanced`` themselves. Past 10^15 releases floats
+    cannot tell k from k + 1 and the closed form's k is returned as it is; so it is where
+    the bounds' rounding leaves no single first win within a few steps (k beyond 10^10,
+    epsilon0 within 10^-5 of ln 2).
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    epsilon0 = _epsilon0(epsilon0)
+    delta = check.probability_open("delta", delta, scalar=True)
+
+    def wins(releases):
+        advanced_epsilon, _ = advanced(epsilon0, 0.0, releases, delta)
+        basic_epsilon, _ = basic(epsilon0, 0.0, releases)
+        return advanced_epsilon < basic_epsilon
+
+    # 2 - e^epsilon0, exact near epsilon0 = ln 2 (and negative, not overflowing, far above).
+    margin = -math.expm1(min(epsilon0, 1.0)) + 1.0
+    if not margin > 0:
+        return None
+    boundary = 2.0 * -math.log(delta) / margin**2
+    if boundary >= 1e15:
+        return math.floor(boundary) + 1
+    closed_form = releases = max(1, math.floor(boundary) + 1)
+    for _ in range(8):
+        if releases > 1 and wins(releases - 1):
+            releases -= 1
+        elif not wins(releases):
+            releases += 1
+        else:
+            return releases
+    return closed_form
 
 
 # ----------------------------------------------------------------------------------------

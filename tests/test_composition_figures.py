@@ -20,6 +20,7 @@ matplotlib.use("Agg")
 from dplearn.figures import composition as figures  # noqa: E402
 from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
+from dplearn.figures.text import value_text  # noqa: E402
 
 mpmath.mp.dps = 40
 EXPLORERS = load_all()
@@ -620,7 +621,7 @@ def test_comp6_crossings_are_the_roots_of_exact_minus_clt_delta():
     first = numbers[r"CLT $\delta$ too small from $\varepsilon$"]
     last = numbers[r"… up to $\varepsilon$"]
     assert [first, last] == pytest.approx(roots, abs=1e-9)
-    assert figures._value_text(first) == "0.1476" and figures._value_text(last) == "0.7712"
+    assert value_text(first) == "0.1476" and value_text(last) == "0.7712"
     # The largest ratio: at the figure's value no mpmath ratio on a fine grid nearby is
     # larger (the grid drawn has steps of 1/299).
     ratio = numbers[r"largest exact $\delta$ / CLT $\delta$"]

@@ -10,8 +10,8 @@ Taught in: 08-add-up-privacy-losses.ipynb
 import numpy as np
 
 from dplearn import composition, privacy_loss
+from dplearn.composition import first_advanced_win
 from dplearn.exercises import choice, function, mistake, number
-from dplearn.figures.composition import first_advanced_win
 
 # delta-of-eight: eight Gaussian releases of sigma = 4 at epsilon = 1.
 _SIGMA, _RELEASES, _EPSILON = 4.0, 8, 1.0

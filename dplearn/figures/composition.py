@@ -25,24 +25,30 @@ Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.i
 from __future__ import annotations
 
 import functools
-import math
 
-import matplotlib
 import numpy as np
 from matplotlib import transforms
-from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
-from matplotlib.markers import MarkerStyle
 from matplotlib.patches import Patch, Polygon
-from matplotlib.path import Path
-from matplotlib.textpath import TextPath
-from matplotlib.ticker import NullLocator
 from scipy.optimize import elementwise
 
 from dplearn import composition, privacy_loss
+from dplearn.composition import first_advanced_win
 from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
 from dplearn.figures.explorers import Explorer, register
-from dplearn.figures.plrv import curve_positions
+from dplearn.figures.grids import curve_positions, probability_grid
+from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.text import (
+    NOTE_SIZE,
+    TICK_COUNT,
+    MovingXAxis,
+    Note,
+    note_markers,
+    round_ticks,
+    static_xlabel,
+    tick_text,
+    value_text,
+)
 
 __all__ = [
     "MECHANISM",
@@ -54,7 +60,14 @@ __all__ = [
     "mechanism_controls",
     "mechanism_defaults",
     "composed_setting",
+    "NOTE_SIZE",
     "Note",
+    "TICK_COUNT",
+    "first_advanced_win",
+    "note_markers",
+    "probability_grid",
+    "round_ticks",
+    "tick_text",
     "LossesAdd",
     "ComposedLossByProbability",
     "PrivacyProfiles",
@@ -95,8 +108,6 @@ LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
 
 SINGLE_COLOR = "0.45"
 COMPOSED_COLOR = "tab:blue"
-BAD_COLOR = "tab:red"
-AREA_COLOR = "tab:purple"
 BASIC_COLOR = "tab:gray"
 ADVANCED_COLOR = "tab:orange"
 OPTIMAL_COLOR = "tab:green"
@@ -222,157 +233,6 @@ def clip_outline_right(edges, heights, start):
     )
 
 
-#: Gap between the axis and the top of its tick numbers, in points.
-TICK_GAP_POINTS = 4.5
-#: Ticks on an x-axis whose limits move (the same number on every update).
-TICK_COUNT = 7
-
-
-def round_ticks(low, high, count=TICK_COUNT):
-    """count evenly spaced round values (steps 1, 2, 2.5 or 5 times a power of ten) from
-    the first at or above low; together they reach past high."""
-    span = max(float(high) - float(low), 1e-12)
-    raw = span / (count - 2)
-    power = 10.0 ** np.floor(np.log10(raw))
-    step = next(m * power for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * power >= raw)
-    start = np.ceil(low / step) * step
-    return start + step * np.arange(count)
-
-
-@functools.lru_cache(maxsize=512)
-def tick_marker(text):
-    """A marker drawing text like a tick label, hung below its point: (style, size).
-
-    The glyph outlines (``TextPath``, in points) are centred horizontally and put below
-    y = 0 with a small gap; a marker of size 2 * max |vertex| draws them at scale 1.
-    """
-    size = matplotlib.rcParams["xtick.labelsize"]
-    if isinstance(size, str):
-        size = FontProperties(size=size).get_size_in_points()
-    path = TextPath((0.0, 0.0), text, size=size, prop=FontProperties(size=size))
-    vertices = path.vertices.copy()
-    (left, _), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
-    vertices[:, 0] -= (left + right) / 2.0
-    vertices[:, 1] -= top + TICK_GAP_POINTS
-    shaped = Path(vertices, path.codes)
-    extent = float(np.abs(vertices).max())
-    return MarkerStyle(shaped), 2.0 * extent
-
-
-def tick_text(value, step):
-    """A tick label with as many decimals as the step needs, and a true minus sign."""
-    decimals = max(0, int(-np.floor(np.log10(step) + 1e-9)))
-    if not np.isclose(round(step, decimals), step, rtol=1e-9, atol=0):
-        decimals += 1
-    text = f"{value:.{decimals}f}"
-    if float(text) == 0:
-        text = text.lstrip("-")
-    return text.replace("-", "−")
-
-
-#: Size of the notes written into the axes, in points.
-NOTE_SIZE = 9.0
-#: Space between a note's text and the edge of its box, in points.
-NOTE_PAD = 2.7
-
-
-@functools.lru_cache(maxsize=256)
-def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
-    """Markers drawing a note's lines and its box, aligned on their point: a pair of
-    (style, size), text then box.
-
-    A note's text changes with the sliders, and a Text artist lays out and rasterises its
-    glyphs again on every frame (most of a COMP figure's draw). Glyph outlines
-    (``TextPath``) drawn as a marker cost a fraction of that, and the cache keeps them per
-    string. ha is "left" or "right", va "top" or "bottom": the side of the box that
-    touches the point.
-    """
-    font = FontProperties(size=size)
-    line_height = 1.2 * size
-    parts = []
-    for row, line in enumerate(text.split("\n")):
-        path = TextPath((0.0, 0.0), line, size=size, prop=font, usetex=False)
-        vertices = path.vertices.copy()
-        if vertices.size == 0:
-            continue
-        vertices[:, 1] -= row * line_height
-        parts.append(Path(vertices, path.codes))
-    if not parts:
-        return None
-    shape = Path.make_compound_path(*parts)
-    vertices = shape.vertices.copy()
-    (left, bottom), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
-    # The box reaches pad beyond the glyphs, down to the lowest descender of the last line.
-    bottom = min(bottom, -(len(parts) - 1) * line_height - 0.25 * size)
-    top = max(top, 0.75 * size)
-    width, height = right - left + 2 * pad, top - bottom + 2 * pad
-    shift_x = -left + pad if ha == "left" else -(right + pad)
-    shift_y = -(top + pad) if va == "top" else -bottom + pad
-    vertices += (shift_x, shift_y)
-    corner_x = 0.0 if ha == "left" else -width
-    corner_y = -height if va == "top" else 0.0
-    box = Path.unit_rectangle().transformed(
-        transforms.Affine2D().scale(width, height).translate(corner_x, corner_y)
-    )
-
-    def marker(path):
-        extent = float(np.abs(path.vertices).max())
-        return MarkerStyle(path), 2.0 * extent
-
-    return marker(Path(vertices, shape.codes)), marker(box)
-
-
-class Note:
-    """A line or two of plain text in the axes that changes on every update, drawn as
-    markers (see ``note_markers``); optionally on a white box.
-
-    Static text stays a matplotlib Text (mathtext, in the cached layer); this is for the
-    moving words only, so it takes plain Unicode.
-    """
-
-    def __init__(self, ax, x, y, *, ha="left", va="top", box=True):
-        self.ha, self.va, self._text = ha, va, ""
-        common = dict(ls="none", transform=ax.transAxes, clip_on=False, zorder=6)
-        (self.box,) = ax.plot([], [], mfc="white", mec="0.8", mew=1.0, alpha=0.85, **common)
-        (self.glyphs,) = ax.plot([], [], color="black", mew=0, **common)
-        self.box.set_visible(box)
-        for artist in self.artists:
-            # Constrained layout would make room for the largest marker it has seen.
-            artist.set_in_layout(False)
-        self.position = (x, y)
-
-    @property
-    def artists(self):
-        return self.box, self.glyphs
-
-    def get_text(self):
-        return self._text
-
-    def set_text(self, text):
-        text = str(text)
-        if text == self._text:
-            return
-        self._text = text
-        markers = note_markers(text, self.ha, self.va) if text.strip() else None
-        if markers is None:
-            for artist in self.artists:
-                artist.set_data([], [])
-            return
-        for artist, (style, size) in zip((self.glyphs, self.box), markers, strict=True):
-            artist.set_marker(style)
-            artist.set_markersize(size)
-            artist.set_data([self.position[0]], [self.position[1]])
-
-
-def _value_text(value):
-    """A number for a label in the axes: 4 significant digits, scientific when tiny."""
-    if not np.isfinite(value):
-        return "∞"
-    if value != 0 and abs(value) < 1e-3:
-        return f"{value:.3e}"
-    return f"{value:.4g}"
-
-
 class _CompositionFigure(Explorer):
     """Shared parts: the mechanism toggle, its single-release pair and the clipped k."""
 
@@ -383,53 +243,16 @@ class _CompositionFigure(Explorer):
         raise NotImplementedError
 
     def _moving_xaxis(self, ax):
-        """Gives ax an x-axis whose limits change on every update, drawn cheaply.
-
-        Matplotlib's own axis would lay out its ticks, labels and their bounding boxes
-        again on every frame, and rasterising text glyphs costs more than the rest of the
-        figure. So its ticks are switched off and the figure draws TICK_COUNT tick marks
-        (one line) and their numbers as markers shaped like the text (``tick_marker``),
-        which Agg stamps from a cache; ``_set_moving_xlim`` places them. The axis title
-        is a static text below them (``_static_xlabel``).
-        """
-        ax.xaxis.set_major_locator(NullLocator())
-        ax.xaxis.set_minor_locator(NullLocator())
-        below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
-        labels = [
-            ax.plot([], [], ls="none", color="black", mew=0, transform=below, clip_on=False)[0]
-            for _ in range(TICK_COUNT)
-        ]
-        (marks,) = ax.plot([], [], color="black", lw=0.8, transform=below, clip_on=False)
-        self._tick_artists = getattr(self, "_tick_artists", {})
-        self._tick_texts = getattr(self, "_tick_texts", {})
-        self._tick_artists[ax] = (marks, labels)
-        self.moving(marks, *labels)
+        """Gives ax an x-axis whose limits change on every update (``MovingXAxis``)."""
+        self._moving_axes = getattr(self, "_moving_axes", {})
+        self._moving_axes[ax] = MovingXAxis(ax, self.moving)
 
     def _set_moving_xlim(self, ax, low, high):
         """Sets the x limits of a ``_moving_xaxis`` and its ticks at round values."""
-        ax.set_xlim(low, high)
-        marks, labels = self._tick_artists[ax]
-        ticks = round_ticks(low, high, TICK_COUNT)
-        shown = (ticks >= low) & (ticks <= high)
-        step = ticks[1] - ticks[0]
-        x = np.repeat(ticks[shown], 3)
-        y = np.tile([0.0, -0.018, np.nan], int(shown.sum()))
-        marks.set_data(x, y)
-        for tick, visible, label in zip(ticks, shown, labels, strict=True):
-            if visible:
-                text = tick_text(tick, step)
-                # A new marker style costs more than the rest: only when the number changes.
-                if self._tick_texts.get(label) != text:
-                    marker, size = tick_marker(text)
-                    label.set_marker(marker)
-                    label.set_markersize(size)
-                    self._tick_texts[label] = text
-                label.set_data([tick], [0.0])
-            else:
-                label.set_data([], [])
+        self._moving_axes[ax].set_limits(low, high)
 
     def _static_xlabel(self, ax, text):
-        ax.text(0.5, -0.12, text, transform=ax.transAxes, ha="center", va="top", fontsize=10)
+        static_xlabel(ax, text)
 
 
 # ---------------------------------------------------------------------------
@@ -550,8 +373,8 @@ class LossesAdd(_CompositionFigure):
         self.max_line.set_visible(finite)
         if finite:
             self.max_line.set_xdata([composed.max_loss] * 2)
-            bound = f"max L = {_value_text(composed.max_loss)}, P = "
-            bound += _value_text(composed.max_loss_probability)
+            bound = f"max L = {value_text(composed.max_loss)}, P = "
+            bound += value_text(composed.max_loss_probability)
         else:
             bound = "max L = ∞"
         clipped = clipped_note(k, releases, slider=True)
@@ -587,30 +410,6 @@ class LossesAdd(_CompositionFigure):
 # ---------------------------------------------------------------------------
 # COMP-2: the composed privacy loss on the probability axis
 # ---------------------------------------------------------------------------
-
-
-def probability_grid(pair, upper, count=600):
-    """Probability positions in [0, upper] for drawing L(x) of a pair: the ends, and every
-    corner of its quantile function (the flat steps of its atoms).
-
-    Outputs are sorted by decreasing L, so an atom of value v and mass m fills the
-    positions from P[L > v] to P[L > v] + m, where L(x) = v is flat; the curve through
-    these points is exact on the steps and smooth in between.
-
-    Taught in: 08-add-up-privacy-losses.ipynb
-    """
-    from dplearn.figures.plrv import probability_positions
-
-    positions = [probability_positions(upper, count)]
-    values, masses = pair.loss_atoms
-    if len(values):
-        starts = np.asarray(pair.loss_exceeds(np.maximum(values, 0.0)), dtype=float)
-        # Atoms at negative values are never bad events (L > epsilon >= 0): leave them.
-        starts = starts[values >= 0]
-        ends = starts + masses[values >= 0]
-        inside = np.concatenate((starts, ends))
-        positions.append(inside[(inside > 0) & (inside < upper)])
-    return np.unique(np.concatenate(positions))
 
 
 def delta_region(pair, epsilon, count=600):
@@ -870,7 +669,7 @@ class PrivacyProfiles(_CompositionFigure):
         values = [at["exact"], at["optimal"], at["advanced"]]
         self.marks.set_data([shown] * 3, [max(v, floor) for v in values])
         arrow = " (off the axis →)" if epsilon > right else ""
-        self.note.set_text(f"ε = {_value_text(epsilon)}{arrow}" if arrow else "")
+        self.note.set_text(f"ε = {value_text(epsilon)}{arrow}" if arrow else "")
         self.state = dict(
             k=k,
             epsilon=epsilon,
@@ -892,44 +691,6 @@ class PrivacyProfiles(_CompositionFigure):
             r"basic: $k\varepsilon_0$ ($\delta = 0$ from there)": s["basic_epsilon"],
             r"advanced beats basic for $\delta$ above": s["crossing"],
         }
-
-
-def first_advanced_win(epsilon0, delta):
-    """Smallest k at which advanced composition (all the slack delta) gives a smaller
-    epsilon than basic composition, k epsilon0; None if it never does (e^epsilon0 >= 2).
-
-    Advanced minus basic is sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)):
-    for e^epsilon0 >= 2 it is positive for every k; otherwise advanced wins exactly for
-    k > 2 ln(1/delta) / (2 - e^epsilon0)^2, however large that is (near epsilon0 = ln 2,
-    millions). The k from that closed form is checked, and moved by the few steps rounding
-    may shift it, with ``dplearn.composition``'s own bounds. Past 10^15 releases floats
-    cannot tell k from k + 1 and the closed form's k is returned as it is; so it is where
-    the bounds' rounding leaves no single first win within a few steps (k beyond 10^10,
-    epsilon0 within 10^-5 of ln 2).
-
-    Taught in: 08-add-up-privacy-losses.ipynb
-    """
-
-    def wins(releases):
-        advanced, _ = composition.advanced(epsilon0, 0.0, releases, delta)
-        basic, _ = composition.basic(epsilon0, 0.0, releases)
-        return advanced < basic
-
-    margin = -math.expm1(epsilon0) + 1.0  # 2 - e^epsilon0, exact near epsilon0 = ln 2
-    if not margin > 0:
-        return None
-    boundary = 2.0 * -math.log(delta) / margin**2
-    if boundary >= 1e15:
-        return math.floor(boundary) + 1
-    closed_form = releases = max(1, math.floor(boundary) + 1)
-    for _ in range(8):
-        if releases > 1 and wins(releases - 1):
-            releases -= 1
-        elif not wins(releases):
-            releases += 1
-        else:
-            return releases
-    return closed_form
 
 
 @register

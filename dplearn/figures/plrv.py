@@ -34,6 +34,9 @@ from dplearn.figures.controls import (
     Control,
 )
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.grids import curve_positions, probability_positions
+from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.text import value_text as _value_text
 
 __all__ = [
     "COUNT_D1",
@@ -66,8 +69,6 @@ CATEGORY_COUNT = 1.0
 
 D1_COLOR = "tab:blue"
 D2_COLOR = "tab:orange"
-BAD_COLOR = "tab:red"
-AREA_COLOR = "tab:purple"
 MARK_COLORS = ("tab:green", "tab:gray", "tab:brown")
 
 # Output axes show D1's count +-10: the count slider moves both curves inside it.
@@ -112,39 +113,6 @@ def laplace_step_widths(noise):
     top = 0.5
     bottom = 0.5 * np.exp(-noise.max_loss)
     return top, 1.0 - top - bottom, bottom
-
-
-def probability_positions(upper, count=600):
-    """Probability positions in [0, upper]: both ends included, dense near both.
-
-    Near 0 the Gaussian loss grows like sqrt(2 ln(1/p)) and near p = 1 it falls as
-    fast, so a quarter of the points are spaced geometrically towards each end (down
-    to upper * 1e-12 from it); the rest are even. A polygon through them has the area
-    under the curve to about 1e-5 (relative).
-
-    Taught in: 02-see-what-delta-means.ipynb
-    """
-    upper = float(upper)
-    quarter = count // 4
-    ends = np.geomspace(1e-12, 1e-2, quarter)
-    even = np.linspace(1e-2, 1.0 - 1e-2, count - 2 * quarter - 1)
-    fractions = np.concatenate(([0.0], ends, even[1:-1], 1.0 - ends[::-1], [1.0]))
-    return upper * fractions
-
-
-def curve_positions(edge_count=120, middle_count=300, *, last=True):
-    """Probability positions over the whole axis for a curve of e^L (or e^eps / e^L):
-    edge_count spaced geometrically towards each end, down to 1e-9 from it, where the
-    curve runs off to infinity or to 0, and middle_count even ones between 0.02 and 0.98.
-
-    Args:
-      edge_count: positions near each end.
-      middle_count: even positions in the middle.
-      last: include the position 1 itself.
-    """
-    edge = np.geomspace(1e-9, 0.02, edge_count)
-    middle = np.linspace(0.02, 0.98, middle_count)
-    return np.unique(np.concatenate(([0.0], edge, middle, 1 - edge, [1.0] if last else [])))
 
 
 def _capped_exp(values, cap=_LOSS_CAP):
@@ -334,13 +302,6 @@ def _fraction_text(value):
     fraction = Fraction(value).limit_denominator(12)
     if fraction.denominator > 1 and abs(value - fraction) < 1e-9:
         return f"{fraction} = {value:.4g}"
-    return f"{value:.4g}"
-
-
-def _value_text(value):
-    """A number for a figure label: 4 significant digits, or scientific when tiny."""
-    if value != 0 and abs(value) < 1e-3:
-        return f"{value:.3e}"
     return f"{value:.4g}"
 
 
