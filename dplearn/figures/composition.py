@@ -14,7 +14,7 @@ clip it at 100 (the largest k for which the core composes Laplace noise in a sli
 and say so in the figure.
 
 Moving text (the notes and tick numbers written into the axes) is plain Unicode, not
-mathtext, drawn as glyph outlines cached per string (``Note``, ``tick_marker``): it is
+mathtext, drawn as glyph outlines cached per string (``dplearn.figures.text``): it is
 drawn on every frame, and laying out and rasterising text there would take most of the
 frame budget. Titles, axis labels and legends are mathtext and stay in the cached static
 layer.
@@ -81,13 +81,13 @@ LAPLACE_MAX_RELEASES = 100
 
 MECHANISM = Choice("mechanism", ("Gaussian", "Laplace"), description="noise added to each release")
 SIGMA_CONTROL = SIGMA.replace(
-    label=r"$\sigma$ (Gaussian)",
+    label=r"$\sigma$",
     minimum=0.5,
     maximum=50.0,
     description="Gaussian noise per release",
 )
 EPSILON0_CONTROL = Control(
-    r"$\varepsilon_0$ (Laplace)",
+    r"$\varepsilon_0$",
     0.01,
     2.0,
     log=True,
@@ -145,9 +145,10 @@ def mechanism_controls(opening, *, sigma=None, releases=None, **more):
     the mechanism the figure opens with (so the first slider moves it), the other
     mechanism's, the k slider, and more in order.
     """
+    # Each mechanism's slider shows only while that mechanism is chosen.
     sliders = {
-        "sigma": sigma or SIGMA_CONTROL,
-        "epsilon0": EPSILON0_CONTROL,
+        "sigma": (sigma or SIGMA_CONTROL).replace(applies_when={"mechanism": "Gaussian"}),
+        "epsilon0": EPSILON0_CONTROL.replace(applies_when={"mechanism": "Laplace"}),
     }
     active = "sigma" if opening == "Gaussian" else "epsilon0"
     other = "epsilon0" if active == "sigma" else "sigma"

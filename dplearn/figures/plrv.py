@@ -2,7 +2,7 @@
 
 Every figure is an ``Explorer`` (artists built once, changed in place). The numbers
 they show come from ``dplearn.privacy_loss``; the helpers below only turn them into
-things to draw (a grid of probability positions, the shaded regions) or into the
+things to draw (the shaded regions, on the grids of ``dplearn.figures.grids``) or into the
 discretised outputs on which a reader checks that the worst set of outputs gives
 exactly delta_2.
 
