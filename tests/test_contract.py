@@ -917,3 +917,129 @@ def test_gaussian_dp_mu_names_a_pair_it_cannot_take():
         with pytest.raises(ValueError, match="pair"):
             composition.gaussian_dp_mu(pair)
     assert composition.gaussian_dp_mu(privacy_loss.gaussian(2.0)) == 0.5
+
+
+# --- Lesson 00: randomised response and the two attacks ---------------------------------
+
+from dplearn import attacks  # noqa: E402
+from dplearn import randomized_response as randomized  # noqa: E402
+
+#: A truth probability t over (1/2, 1), its ends drawn often, and values outside.
+truth_probability = st.one_of(
+    st.sampled_from([0.5, 0.5 + 2**-53, 0.5 + 1e-12, 0.75, 1 - 1e-12, 1 - 2**-53, 1.0]),
+    st.floats(0.5, 1.0),
+    any_float,
+    not_a_number,
+)
+
+
+@given(
+    t=truth_probability,
+    epsilons=st.lists(any_float.map(abs), min_size=1, max_size=4),
+    probabilities=st.lists(st.one_of(probability, st.sampled_from([0.0, 1.0])), max_size=4),
+    deltas=st.lists(st.one_of(probability, any_float), max_size=3),
+)
+@example(t=1 - 2**-53, epsilons=[36.7], probabilities=[0.5], deltas=[1e-300])
+@CONTRACT
+def test_randomized_response_at_any_truth_probability(t, epsilons, probabilities, deltas):
+    pair, error = call(privacy_loss.randomized_response, t, names=("truth_probability",))
+    if error is not None:
+        return
+    assert 0.5 < pair.truth_probability < 1 and math.isfinite(pair.max_loss)
+    epsilons = np.concatenate([EPSILONS, np.array(epsilons, dtype=float)])
+    epsilons = epsilons[~np.isnan(epsilons)]
+    check_pair(pair, epsilons, np.array(probabilities, dtype=float), np.array([0.0, 1.0]))
+    names = ("delta",)
+    for delta in deltas:
+        epsilon, error = call(pair.epsilon_for_delta, delta, names=names)
+        if error is None:
+            assert not math.isnan(epsilon) and epsilon >= 0
+            assert pair.delta(epsilon) <= delta
+    values, masses = pair.loss_atoms
+    assert masses.sum() == pytest.approx(1.0, rel=1e-15) and values[0] == pair.max_loss
+
+
+@given(
+    proportion=st.one_of(st.sampled_from([0.0, 1.0, 0.3]), probability, any_float, not_a_number),
+    n=st.one_of(st.sampled_from([1, 1000, 2**53, 1e300]), st.integers(-3, 10**9), any_float),
+    t=truth_probability,
+    epsilon=st.one_of(moderate, positive_float, any_float),
+)
+@example(proportion=0.3, n=1000, t=0.75, epsilon=math.log(3))
+@CONTRACT
+def test_randomized_response_errors_at_any_parameters(proportion, n, t, epsilon):
+    names = ("proportion", "n", "truth_probability", "epsilon")
+    for function, args in [
+        (randomized.local_standard_error, (proportion, n, t)),
+        (randomized.local_noise_standard_error, (n, t)),
+        (randomized.sampling_standard_error, (proportion, n)),
+        (randomized.central_standard_error, (n, epsilon)),
+        (randomized.report_probability, (proportion, t)),
+        (randomized.truth_probability_for_epsilon, (epsilon,)),
+    ]:
+        value, error = call(function, *args, names=names)
+        if error is None:
+            assert not np.any(np.isnan(value)) and np.all(np.asarray(value) >= 0), function
+    for truth in (0.75, t):
+        reports, error = call(
+            randomized.randomize, [0, 1, 1], truth, rng=np.random.default_rng(0), names=names
+        )
+        if error is None:
+            estimate, error = call(randomized.estimate_proportion, reports, truth, names=names)
+            assert error is None and math.isfinite(estimate)
+
+
+@given(
+    rows=st.integers(1, 12),
+    columns=st.integers(1, 12),
+    entry=st.one_of(st.sampled_from([0, 1]), any_float, not_a_number),
+    scale=st.one_of(st.sampled_from([0.0, 1.0, 1e300, HUGE]), any_float),
+    seed=st.integers(0, 2**32),
+)
+@example(rows=3, columns=2, entry=1, scale=HUGE, seed=0)
+@settings(CONTRACT, max_examples=80)
+def test_reconstruction_at_any_input(rows, columns, entry, scale, seed):
+    rng = np.random.default_rng(seed)
+    queries = rng.integers(0, 2, (rows, columns)).astype(object)
+    queries[0, 0] = entry
+    with np.errstate(over="ignore"):
+        answers = rng.uniform(-1, 1, rows) * (scale if isinstance(scale, float) else 1.0)
+    names = ("queries", "answers")
+    bits, error = call(attacks.reconstruct, queries.tolist(), answers, names=names)
+    if error is None:
+        assert bits.shape == (columns,) and set(np.unique(bits)) <= {0, 1}
+    names = ("n", "m", "noise_bound", "seed")
+    fraction, error = call(
+        attacks.mean_fraction_recovered, columns, rows, scale, [seed], names=names
+    )
+    if error is None:
+        assert 0.0 <= fraction <= 1.0
+
+
+@given(
+    prior=st.one_of(probability, any_float, not_a_number),
+    difference=st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1e300, -1e300]), any_float),
+    epsilon=st.one_of(moderate, positive_float, any_float),
+)
+@example(prior=0.5, difference=1e300, epsilon=HUGE)
+@CONTRACT
+def test_differencing_at_any_parameters(prior, difference, epsilon):
+    names = ("prior", "difference", "epsilon")
+    ratio, error = call(attacks.differencing_log_ratio, difference, epsilon, names=names)
+    if error is None:
+        assert not math.isnan(ratio) and abs(ratio) <= epsilon
+    density, error = call(attacks.difference_density, difference, epsilon, names=names)
+    if error is None:
+        assert not math.isnan(density) and density >= 0
+    posterior, error = call(attacks.differencing_posterior, prior, difference, epsilon, names=names)
+    if error is None:  # vectorised over the prior (a list of priors is fine)
+        assert np.all((posterior >= 0.0) & (posterior <= 1.0))
+    band, error = call(attacks.posterior_band, prior, epsilon, names=names)
+    if error is None:
+        low, high = np.asarray(band[0]), np.asarray(band[1])
+        prior = np.asarray(prior, dtype=float)
+        assert not np.any(np.isnan(low)) and not np.any(np.isnan(high))
+        # Both edges are probabilities around the prior (equal to it, rounded, at 0).
+        assert np.all((low >= 0) & (high <= 1) & (low <= high))
+        slack = 1e-12 * prior + 2e-323
+        assert np.all(low <= prior + slack) and np.all(high >= prior - slack)
