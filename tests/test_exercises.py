@@ -26,7 +26,8 @@ from dplearn.exercises import _expressions, notebook
 from tests import oracle
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# The lessons (NN-*.ipynb), not the contents page.
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 ALL = exercises.load_all()
 IDS = list(ALL)
 BY_KIND = {kind: [key for key in IDS if ALL[key].kind == kind] for kind in exercises.KINDS}
@@ -575,3 +576,132 @@ def test_reference_matches_an_independent_value(exercise_id):
     assert exercise_id in functions, f"give {exercise_id} an independent function in {where}"
     for case, value in zip(exercise.cases, exercise.reference_outputs(), strict=True):
         assert value == pytest.approx(float(functions[exercise_id](*case)), rel=1e-9, abs=1e-15)
+
+
+# ------------------------------------------- the slips learners make, by their values
+
+# What a learner types for each common slip, computed here from its own formula (not by
+# the bank), with the hint it must get. Each slip is also checked the other way: the
+# right answer, typed to four significant digits, is accepted, not taken for the slip.
+_PHI = mpmath.ncdf
+
+
+def _phi_inverse(probability):
+    return mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(probability) - 1)
+
+
+def _dp_accounting_laplace_delta():
+    """dp_accounting's default (connect-the-dots) delta of 20 Laplace releases, b = 5."""
+    from dp_accounting.pld import privacy_loss_distribution
+
+    single = privacy_loss_distribution.from_laplace_mechanism(
+        5.0, value_discretization_interval=0.05
+    )
+    return single.self_compose(20).get_delta_for_epsilon(1.0)
+
+
+COMMON_SLIPS = [
+    # 01: the attacker's prior ignored (even odds 1 : 1, factor 3): 3 / 4.
+    ("01.posterior", "0.75", "ignored-prior"),
+    # 01: the 1/2 of the Laplace tail forgotten: 1 - 3^-2.
+    ("01.middle-width", "8/9", "forgot-half"),
+    # 02: the classic sigma formula solved for epsilon at sigma = sqrt 3.
+    (
+        "02.epsilon-at-delta",
+        f"{math.sqrt(2 * math.log(1.25e5)) / math.sqrt(3):.4g}",
+        "classic-formula",
+    ),
+    # 03: the real root 1 + log_3(5e5) of 1/2 3^-(t - 1) = 1e-6, not rounded up.
+    ("03.smallest-threshold", f"{1 + math.log(5e5) / LN3:.4g}", "not-rounded-up"),
+    ("03.smallest-threshold", "12.9", "not-rounded-up"),
+    # 03: the value PLRV-10 draws on "absent", after its cap at 1.
+    ("03.absent-ratio", "1", "capped-value"),
+    # 05: a^i alone, and the tail sum a^i / (1 - a) without the normalisation.
+    ("05.folded-tail", "exp(-epsilon*i)", "one-weight-unnormalised"),
+    ("05.folded-tail", "exp(-epsilon*i)/(1 - exp(-epsilon))", "tail-unnormalised"),
+    # 08: eight times the delta of one release (sigma = 4) at epsilon = 1.
+    ("08.delta-of-eight", f"{8 * oracle.gaussian_delta(1, 4):.4g}", "one-delta-times-k"),
+    # 09: what dp_accounting reports with its defaults, a valid but different bound.
+    ("09.accountant-report", "0.08268", "connect-the-dots"),
+    ("09.accountant-report", f"{_dp_accounting_laplace_delta():.4g}", "connect-the-dots"),
+    ("09.accountant-report", "0.08261", "exact-not-reported"),
+    # 09: Phi^-1(alpha) in place of Phi^-1(1 - alpha), mu = sqrt(4) / 2 = 1.
+    ("09.beta-at-alpha", f"{_PHI(_phi_inverse(0.05) - 1):.4g}", "alpha-for-one-minus-alpha"),
+    # 09: mu of one release.
+    ("09.gaussian-mu", "1/sigma", "one-release"),
+]
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "typed", "hint"), COMMON_SLIPS, ids=[f"{s[0]}:{s[2]}" for s in COMMON_SLIPS]
+)
+def test_common_slips_get_their_own_hint(exercise_id, typed, hint):
+    exercise = ALL[exercise_id]
+    result = exercise.check(typed)
+    assert result.status == "mistake" and result.hint == hint, (typed, result)
+    if exercise.kind == "number":
+        right = f"{exercise.reference():.4g}"
+        assert exercise.check(right).correct, (right, exercise.check(right))
+
+
+def test_whole_number_feedback_reads_plainly():
+    exercise = ALL["03.smallest-threshold"]
+    wrong = exercise.check("20")
+    assert wrong.status == "not-yet"
+    assert "not the exact whole number" in wrong.message, wrong.message
+    assert "(a whole number)" not in wrong.message
+    assert exercise.check("13").message.startswith("Right, the exact whole number")
+    # A slip's value is recognised to two decimals, but never a whole number away.
+    assert exercise.check("13.0").correct and not exercise.check("12.99").correct
+
+
+# ------------------------------------------- what the app (Voilà) shows: no code
+
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+# A snake_case name, a dotted call or attribute, or a library's name: code, not words.
+_CODE_WORD = re.compile(
+    r"\b[A-Za-z]+_[A-Za-z_]+\b|\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b|\b(?:np|scipy|brentq|numpy)\b"
+)
+# Lessons 01-09 are checked; a later lesson's bank joins when its texts are app-ready.
+APP_READY = [key for key in IDS if ALL[key].lesson <= 9]
+
+
+def _shown_texts(exercise):
+    """Every text an answer box shows in app mode: question, options, hints, solution."""
+    texts = [exercise.question, exercise.solution, exercise.advice]
+    texts += [item.message for item in exercise.mistakes]
+    if exercise.kind == "choice":
+        texts += list(exercise.options.values()) + [exercise.praise]
+    return [text for text in texts if text]
+
+
+def _box_syntax(span, exercise):
+    """True when a `code span` is something the answer box itself reads."""
+    if span in _expressions.FUNCTIONS or span in _expressions.CONSTANTS:
+        return True
+    if exercise.kind == "function" and span == exercise.signature:
+        return True
+    parameters = exercise.parameters if exercise.kind == "function" else ()
+    for reader in (
+        lambda text: _expressions.read_number(text),
+        lambda text: _expressions.read_function(text, parameters),
+    ):
+        try:
+            reader(span)
+            return True
+        except _expressions.NotReadable:
+            continue
+    return False
+
+
+@pytest.mark.parametrize("exercise_id", APP_READY)
+def test_no_code_in_what_the_app_shows(exercise_id):
+    """In Voilà nobody can run code: hints and solutions speak in words and formulas."""
+    exercise = ALL[exercise_id]
+    for text in _shown_texts(exercise):
+        for span in _CODE_SPAN.findall(text):
+            assert _box_syntax(span, exercise), f"{exercise_id} shows code: `{span}`"
+        words = _CODE_SPAN.sub(" ", _MATH.sub(" ", text))
+        found = _CODE_WORD.findall(words)
+        assert not found, f"{exercise_id} shows code words {found} in: {text[:120]!r}"

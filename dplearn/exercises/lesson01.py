@@ -83,8 +83,8 @@ EXERCISES = [
             "(2001 - 2O)\\ln 3.$$\n\n"
             "Setting it to $\\ln 2$ gives $O = 1000.5 - \\frac{\\ln 2}{2 \\ln 3} \\approx "
             "1000.185$: a little to the $D_1$ side of the midpoint, where $\\mathcal{L}$ runs "
-            "from $\\ln 3$ at 1000 down to $-\\ln 3$ at 1001. Check: "
-            "`privacy_loss.laplace(1/np.log(3), 1.0, center=1000).privacy_loss(1000.185)`."
+            "from $\\ln 3$ at 1000 down to $-\\ln 3$ at 1001. Check: at $O = 1000.185$, "
+            "$(2001 - 2O)\\ln 3 = 0.63 \\ln 3 \\approx 0.692 \\approx \\ln 2$."
         ),
     ),
     number(
@@ -109,6 +109,12 @@ EXERCISES = [
                 "Bayes' rule multiplies the odds by e^L, not the probability: 0.1 × 3 is "
                 "not a posterior.",
                 lambda: 0.1 * _factor_at(999.0),
+            ),
+            mistake(
+                "ignored-prior",
+                "That is the posterior of an attacker who started at even odds, 1 : 1. This "
+                "one starts at 1 : 9 against D1: multiply those prior odds by e^ℒ.",
+                lambda: _probability_of_d1(1.0, _factor_at(999.0)),
             ),
             mistake(
                 "divided-by-factor",
@@ -152,6 +158,12 @@ EXERCISES = [
                 "top-step",
                 "That is the top step, the outputs at or below 1000: half of A(D1), whatever Δ is.",
                 lambda: _mass_between(-np.inf, _COUNT),
+            ),
+            mistake(
+                "forgot-half",
+                "Check the Laplace tail: for x ≥ 0, Pr[X > x] = ½ e^(−x/b), not e^(−x/b). "
+                "The noise is positive only half of the time.",
+                lambda: 2.0 * _mass_between(_COUNT, _COUNT + 2.0),
             ),
         ],
         solution=(

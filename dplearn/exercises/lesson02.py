@@ -36,8 +36,9 @@ EXERCISES = [
         question=(
             "A count (sensitivity $\\Delta = 1$) is released with Gaussian noise of "
             "**variance** $\\sigma^2 = 4$. At $\\varepsilon = 1$, what is the smallest $\\delta$ "
-            "for which this mechanism is $(\\varepsilon, \\delta)$-DP? Compute it with "
-            "`privacy_loss.gaussian(...)`, choosing the right method and the right arguments."
+            "for which this mechanism is $(\\varepsilon, \\delta)$-DP? The lesson gives Balle & "
+            "Wang's formula for it under PLRV-9; the box takes it as typed, with `Phi` for "
+            "$\\Phi$ and `e` for $e$ (or use the calculator under PLRV-9)."
         ),
         compute=lambda: privacy_loss.gaussian(_SIGMA).delta(_EPSILON),
         mistakes=[
@@ -49,8 +50,8 @@ EXERCISES = [
             ),
             mistake(
                 "variance-as-sigma",
-                "You passed the variance where the standard deviation belongs: "
-                "privacy_loss.gaussian takes σ, not σ².",
+                "You used the variance where the standard deviation belongs: the σ of the "
+                "formula is √(σ²), not σ².",
                 lambda: privacy_loss.gaussian(_VARIANCE).delta(_EPSILON),
             ),
             mistake(
@@ -71,8 +72,9 @@ EXERCISES = [
             "{\\Delta}\\Big) - e^{\\varepsilon}\\,\\Phi\\Big(-\\frac{\\Delta}{2\\sigma} - "
             "\\frac{\\varepsilon\\sigma}{\\Delta}\\Big) = \\Phi(-1.75) - e\\,\\Phi(-2.25) "
             "\\approx 0.00683.$$\n\n"
-            "In code: `privacy_loss.gaussian(2.0).delta(1.0)`. The width at the same point, "
-            "`loss_exceeds(1.0)`, is about 0.040: six times larger."
+            "The width at the same point, $\\delta_1 = \\Phi\\big(\\frac{\\Delta}{2\\sigma} - "
+            "\\frac{\\varepsilon\\sigma}{\\Delta}\\big) = \\Phi(-1.75)$, is about 0.040: six "
+            "times larger."
         ),
     ),
     choice(
@@ -130,7 +132,9 @@ EXERCISES = [
         question=(
             "Keep the lesson's noise, $\\sigma^2 = 3$ and $\\Delta = 1$. A data curator wants "
             "$\\delta = 10^{-5}$. What is the smallest $\\varepsilon$ for which the mechanism is "
-            "$(\\varepsilon, 10^{-5})$-DP? (`privacy_loss.gaussian(...)` has a method for it.)"
+            "$(\\varepsilon, 10^{-5})$-DP? Use the calculator under PLRV-9: it gives the exact "
+            "$\\delta_2$ at any $\\varepsilon$, and $\\delta_2$ falls as $\\varepsilon$ grows, "
+            "so narrow down the $\\varepsilon$ where it crosses $10^{-5}$."
         ),
         compute=lambda: privacy_loss.gaussian(np.sqrt(3.0)).epsilon_for_delta(1e-5),
         mistakes=[
@@ -142,9 +146,15 @@ EXERCISES = [
             ),
             mistake(
                 "variance-as-sigma",
-                "You passed σ² = 3 where the standard deviation belongs: "
-                "privacy_loss.gaussian takes σ = √3.",
+                "You used σ² = 3 where the standard deviation belongs: σ = √3.",
                 lambda: privacy_loss.gaussian(3.0).epsilon_for_delta(1e-5),
+            ),
+            mistake(
+                "classic-formula",
+                "That is the ε of the classic formula σ = √(2 ln(1.25/δ)) Δ/ε, solved for ε. "
+                "It is a sufficient condition (proved for ε < 1), not the smallest ε: use "
+                "the exact δ₂.",
+                lambda: np.sqrt(2.0 * np.log(1.25 / 1e-5)) / np.sqrt(3.0),
             ),
         ],
         solution=(
@@ -154,7 +164,8 @@ EXERCISES = [
             "$$\\Phi\\Big(\\frac{1}{2\\sqrt 3} - \\sqrt 3\\,\\varepsilon\\Big) - e^{\\varepsilon}"
             "\\,\\Phi\\Big(-\\frac{1}{2\\sqrt 3} - \\sqrt 3\\,\\varepsilon\\Big) = 10^{-5} "
             "\\quad\\Longrightarrow\\quad \\varepsilon \\approx 2.341.$$\n\n"
-            "In code: `privacy_loss.gaussian(np.sqrt(3)).epsilon_for_delta(1e-5)`. Asking the "
+            "Bisection finds the root: $\\delta_2$ is above $10^{-5}$ at $\\varepsilon = 2.3$ and "
+            "below it at $2.4$, and so on. Asking the "
             "width $\\delta_1$ to be $10^{-5}$ instead would cost $\\varepsilon \\approx 2.63$: "
             "a guarantee stated with $\\delta_1$ overstates the loss."
         ),
@@ -169,8 +180,8 @@ EXERCISES = [
             "that alone, write the width of the bad events $\\delta_1 = \\Pr[\\mathcal{L} > "
             "\\varepsilon]$ "
             "as a function `f(epsilon, sigma)` for $\\Delta = 1$. The box takes a formula "
-            "(`Phi` is the standard normal CDF $\\Phi$); from code, any Python function "
-            "(`scipy.stats.norm.cdf` is $\\Phi$)."
+            "(`Phi` is the standard normal CDF $\\Phi$); in JupyterLab's answer cell, any "
+            "function of the two arguments."
         ),
         parameters=("epsilon", "sigma"),
         compute=lambda epsilon, sigma: privacy_loss.gaussian(sigma).loss_exceeds(epsilon),

@@ -9,7 +9,8 @@ Taught in: 03-spot-distinguishing-events.ipynb
 import numpy as np
 
 from dplearn import privacy_loss
-from dplearn.exercises import choice, exact, function, mistake, number, relative
+from dplearn.exercises import choice, function, mistake, number, relative
+from dplearn.exercises._whole import whole_number
 
 _SCALE = 1 / np.log(3.0)
 _EPSILON = np.log(3.0)
@@ -47,7 +48,7 @@ EXERCISES = [
         compute=lambda: _smallest_whole(
             lambda t: privacy_loss.thresholded_laplace(_SCALE, float(t)).delta(_EPSILON) <= _TARGET
         ),
-        tolerance=exact(),
+        tolerance=whole_number(),
         mistakes=[
             mistake(
                 "forgot-half",
@@ -61,6 +62,12 @@ EXERCISES = [
                 "from 1 to the threshold, not from 0.",
                 lambda: _smallest_whole(lambda t: 0.5 * np.exp(-t / _SCALE) <= _TARGET),
             ),
+            mistake(
+                "not-rounded-up",
+                "That threshold solves δ = 10⁻⁶ exactly, but a threshold here is a whole "
+                "number: which whole numbers keep δ at most 10⁻⁶?",
+                lambda: 1.0 + np.log(0.5 / _TARGET) * _SCALE,
+            ),
         ],
         advice="δ is the probability that the category is published at all.",
         solution=(
@@ -72,8 +79,7 @@ EXERCISES = [
             "\\log_3(5 \\cdot 10^5) \\approx 11.94,$$\n\n"
             "so $t - 1 = 12$ and $t = 13$: $\\delta = \\tfrac12 \\cdot 3^{-12} \\approx "
             "9.4 \\cdot 10^{-7}$, while $t = 12$ leaves $\\tfrac12 \\cdot 3^{-11} \\approx "
-            "2.8 \\cdot 10^{-6}$. Check with "
-            "`privacy_loss.thresholded_laplace(1/np.log(3), 13.0).delta(np.log(3))`."
+            "2.8 \\cdot 10^{-6}$, too much."
         ),
     ),
     function(
@@ -141,7 +147,8 @@ EXERCISES = [
             "a": "δ = ½·3⁻⁴, as in the lesson: the published counts are distinguishing events.",
             "b": "δ = Pr[published under D1] − Pr[published under D2].",
             "c": "δ = 0: no output is impossible under D2, and dropping low counts is "
-            "post-processing of a Laplace count.",
+            "post-processing of a Laplace count (a rule applied to the noisy count alone, "
+            "which never reads the data).",
             "d": "δ = Pr[published under D1]: every published count is a bad event.",
         },
         answer="c",
@@ -202,6 +209,12 @@ EXERCISES = [
                 "You used the probability of being published; 'absent' has the complementary "
                 "probability under D1.",
                 lambda: _absent_ratio(np.log(_MECHANISM.published_probability)),
+            ),
+            mistake(
+                "capped-value",
+                "1 is what the figure draws, after capping. The question asks for the value "
+                "the cap hides: e^ε / e^ℒ with ℒ = ℒ(absent).",
+                lambda: 1.0,
             ),
             mistake(
                 "forgot-epsilon",

@@ -9,7 +9,8 @@ Taught in: 04-compute-sensitivity.ipynb
 import functools
 
 from dplearn import sensitivity
-from dplearn.exercises import absolute, choice, exact, mistake, number
+from dplearn.exercises import absolute, choice, mistake, number
+from dplearn.exercises._whole import whole_number
 
 _CLIP = 60
 
@@ -41,11 +42,11 @@ EXERCISES = [
         question=(
             "The query is *the sum of the ages of the blue-eyed people, each age clipped to "
             "$[0, 60]$*, on the lesson's toy universe (ages 0 to 90). What is its sensitivity "
-            "under the **replace-one-row** notion of neighbours? Predict, then check with "
-            '`sensitivity.global_sensitivity(your_query, notion="replace")`.'
+            "under the **replace-one-row** notion of neighbours? Reason it out from the "
+            "definition: how far can one replaced person move this sum?"
         ),
         compute=lambda: _global(blue_age_sum, "replace"),
-        tolerance=exact(),
+        tolerance=whole_number(),
         mistakes=[
             mistake(
                 "replace-doubles",

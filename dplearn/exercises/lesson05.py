@@ -57,8 +57,7 @@ EXERCISES = [
             "With $a = e^{-\\varepsilon} = e^{-1}$, the normalising sum over all integers is "
             "$\\sum_k a^{|k|} = 1 + 2\\frac{a}{1 - a} = \\frac{1 + a}{1 - a}$, so\n\n"
             "$$\\Pr[Z = 0] = \\frac{1 - a}{1 + a} = \\tanh(\\varepsilon/2) \\approx 0.462.$$\n\n"
-            "In code: `privacy_loss.discrete_laplace(1.0).density_d1(0)` (scale "
-            "$\\Delta/\\varepsilon = 1$). More than half of the time the count is off, by "
+            "More than half of the time the count is off, by "
             "$\\pm 1$ most often."
         ),
     ),
@@ -67,9 +66,11 @@ EXERCISES = [
         title="What the remap is worth",
         question=(
             "Take counts in $\\{0, \\dots, 4\\}$, a uniform prior, the absolute loss "
-            "$\\ell(i, j) = |i - j|$ and $\\varepsilon = 0.5$. By how much does the expected "
-            "loss of the truncated geometric mechanism **used as it is** (no remap) exceed "
-            "that of the best $\\varepsilon$-DP mechanism? (`optimality.compare` has both.)"
+            "$\\ell(i, j) = |i - j|$ and $\\varepsilon = 0.5$. How much larger is the expected "
+            "loss of the truncated geometric mechanism **used as it is** (no remap) than "
+            "that of the best $\\varepsilon$-DP mechanism? Give the **difference** of the two "
+            "expected losses. The calculator under MECH-3 solves the linear program for "
+            "this setting."
         ),
         compute=lambda: _comparison().geometric.expected_loss - _comparison().optimal.expected_loss,
         tolerance=relative(0.005, absolute=1e-4),
@@ -128,8 +129,8 @@ EXERCISES = [
             ),
             "c": (
                 "one-remap-for-all",
-                "Run optimality.best_remap with two different priors: the best remap "
-                "minimises each user's own posterior expected loss.",
+                "Take two users with different priors: the best remap gives, for each "
+                "output, the answer that minimises that user's own posterior expected loss.",
             ),
             "d": (
                 "remap-only-epsilon",
@@ -170,11 +171,19 @@ EXERCISES = [
                 source="(1 - exp(-epsilon)) / (1 + exp(-epsilon)) * exp(-epsilon*i)",
             ),
             mistake(
-                "unnormalised",
-                "Your tail sum is right up to the normalising constant (1 − a)/(1 + a) of "
-                "the two-sided geometric pmf, with a = e^(−ε).",
+                "one-weight-unnormalised",
+                "e^(−εi) = a^i, with a = e^(−ε), is the weight of the single noise value −i, "
+                "before normalising. The output is 0 for every noise value ≤ −i: add their "
+                "weights, then divide by the sum of the weights over all integers.",
                 lambda i, epsilon: np.exp(-epsilon * i),
                 source="exp(-epsilon*i)",
+            ),
+            mistake(
+                "tail-unnormalised",
+                "Your tail sum a^i + a^(i+1) + … = a^i/(1 − a), with a = e^(−ε), is right; "
+                "now normalise it: the weights a^|k| of all integers k sum to (1 + a)/(1 − a).",
+                lambda i, epsilon: np.exp(-epsilon * i) / (1.0 - np.exp(-epsilon)),
+                source="exp(-epsilon*i) / (1 - exp(-epsilon))",
             ),
         ],
         solution=(
@@ -183,8 +192,7 @@ EXERCISES = [
             "$$\\Pr[\\text{output } 0 \\mid i] = \\frac{1 - a}{1 + a}\\sum_{k \\ge i} a^k = "
             "\\frac{1 - a}{1 + a}\\cdot\\frac{a^i}{1 - a} = \\frac{a^i}{1 + a}.$$\n\n"
             "At $i = 0$ it is $\\frac{1}{1 + a}$, more than half: a true 0 is reported as 0 "
-            "whenever the noise is not positive. "
-            "`optimality.truncated_geometric(n, epsilon)[:, 0]` holds these numbers."
+            "whenever the noise is not positive."
         ),
     ),
 ]

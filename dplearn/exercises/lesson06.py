@@ -44,8 +44,9 @@ EXERCISES = [
         question=(
             "For $\\delta = 10^{-6}$, at which $\\varepsilon$ is the classic "
             "$\\sigma = \\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon$ exactly 10 % larger than the "
-            "analytic $\\sigma$? (`scipy.optimize.brentq` on the ratio minus 1.1, with "
-            "`calibration.gaussian_sigma_classic` and `calibration.gaussian_sigma_analytic`.)"
+            "analytic $\\sigma$? The calculator under MECH-4 gives both $\\sigma$ and their "
+            "ratio at any $\\varepsilon$ and $\\delta$: the ratio falls as $\\varepsilon$ grows, "
+            "so narrow down the $\\varepsilon$ where it crosses 1.1."
         ),
         compute=lambda: _epsilon_where_ratio_is(1.1, _DELTA, 0.01, 8.0),
         mistakes=[
@@ -67,8 +68,9 @@ EXERCISES = [
             "at $\\delta = 10^{-6}$). Solve\n\n"
             "$$r(\\varepsilon) = \\frac{\\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon}"
             "{\\sigma_{\\text{analytic}}(\\varepsilon, \\delta)} = 1.1$$\n\n"
-            "by bisection on a bracket where $r - 1.1$ changes sign, e.g. "
-            "`brentq(lambda e: ratio(e) - 1.1, 0.01, 8)`: $\\varepsilon \\approx 4.33$. "
+            "by bisection on a bracket where $r - 1.1$ changes sign (above 1.1 at "
+            "$\\varepsilon = 4$, below it at $\\varepsilon = 5$; halve the bracket, keep the "
+            "half where the sign changes): $\\varepsilon \\approx 4.33$. "
             "Below it the classic formula wastes more than 10 % of the noise, far more than "
             "the textbook's $\\varepsilon < 1$ condition suggests."
         ),
@@ -186,7 +188,8 @@ EXERCISES = [
             "solves $\\delta(\\sigma) = 10^{-6}$ exactly (Balle & Wang):\n\n"
             "$$\\sigma = \\Delta_2 \\cdot s(1, 10^{-6}) \\approx 0.01 \\times 4.22 "
             "\\approx 0.0422,$$\n\n"
-            "`calibration.gaussian_sigma_analytic(1.0, 1e-6, 0.01)`. The classic formula "
+            "with $s(1, 10^{-6})$ the analytic $\\sigma$ for sensitivity 1 (MECH-4's "
+            "calculator at $\\varepsilon = 1$, $\\delta = 10^{-6}$). The classic formula "
             "would give $0.053$, and Laplace noise for $\\Delta_1 = 0.1$ a standard deviation "
             "of $\\sqrt2 \\cdot 0.1 \\approx 0.141$: more than three times the Gaussian one."
         ),

@@ -175,9 +175,10 @@ EXERCISES = [
         "07.open-interval",
         title="The draw that breaks the inverse CDF",
         question=(
-            "A sampler draws `U = rng.random() - 0.5` and returns "
-            "$X = \\mu - b\\,\\mathrm{sgn}(U)\\ln(1 - 2|U|)$. `random()` returns "
-            "$k \\cdot 2^{-53}$ for a whole $k$ from $0$ to $2^{53} - 1$. Which draw goes "
+            "A sampler draws a uniform number from a computer's random generator, which "
+            "returns $k \\cdot 2^{-53}$ for a whole $k$ from $0$ to $2^{53} - 1$, subtracts "
+            "$\\tfrac12$ to get $U$, and returns "
+            "$X = \\mu - b\\,\\mathrm{sgn}(U)\\ln(1 - 2|U|)$. Which draw goes "
             "wrong, and what comes out?"
         ),
         options={
@@ -194,7 +195,8 @@ EXERCISES = [
             ),
             "b": (
                 "plus-half",
-                "random() is always below 1, so can U reach +½? Look at the other end of [−½, ½).",
+                "The generator's largest value is 1 − 2⁻⁵³, below 1: can U reach +½? Look at "
+                "the other end of [−½, ½).",
             ),
             "d": (
                 "interval-is-fine",
@@ -207,10 +209,10 @@ EXERCISES = [
             "never reached, but $k = 0$ gives $U = -\\tfrac12$ and\n\n"
             "$$X = \\mu - b\\cdot(-1)\\cdot\\ln(1 - 2\\cdot\\tfrac12) = \\mu + b\\ln 0 = "
             "-\\infty,$$\n\n"
-            "with probability $2^{-53}$ per draw. `floating_point.post_noisy_digit(-0.5)` "
-            "shows it. At $U = 0$ the sample is simply $\\mu$. The fix is a uniform on the "
-            "open interval, e.g. the midpoints $(k + \\tfrac12)\\,2^{-53} - \\tfrac12$, "
-            "as `mechanisms.sample_laplace_inverse_cdf` does."
+            "with probability $2^{-53}$ per draw. At $U = 0$ the sample is simply $\\mu$. The "
+            "fix is a uniform on the open interval, e.g. the midpoints "
+            "$(k + \\tfrac12)\\,2^{-53} - \\tfrac12$, as this package's inverse-CDF sampler "
+            "does."
         ),
     ),
 ]

@@ -34,9 +34,10 @@ EXERCISES = [
         question=(
             "A count (sensitivity $\\Delta = 1$) is published **eight** times, each time with "
             "fresh Gaussian noise of standard deviation $\\sigma = 4$. What is the smallest "
-            "$\\delta$ for which the eight answers together are $(1, \\delta)$-DP? "
-            "(`composition.compose(...)` or a single well-chosen `privacy_loss.gaussian(...)` "
-            "will do.)"
+            "$\\delta$ for which the eight answers together are $(1, \\delta)$-DP? The box "
+            "takes a formula, with `Phi` for $\\Phi$: this lesson says what the loss of "
+            "$k$ Gaussian releases is, and lesson 02 gives the exact $\\delta$ of one "
+            "Gaussian release (Balle & Wang's formula, under PLRV-9)."
         ),
         compute=lambda: composition.compose(_gaussian(_SIGMA), _RELEASES).delta(_EPSILON),
         mistakes=[
@@ -64,6 +65,12 @@ EXERCISES = [
                 "definition is their area, E[max(0, 1 − e^(ε − ℒ))].",
                 lambda: composition.compose(_gaussian(_SIGMA), _RELEASES).loss_exceeds(_EPSILON),
             ),
+            mistake(
+                "one-delta-times-k",
+                "Eight times one release's δ at ε = 1 is what basic composition promises, and "
+                "for ε = 8, not 1. The eight losses add up: find the δ of their sum at ε = 1.",
+                lambda: _RELEASES * _gaussian(_SIGMA).delta(_EPSILON),
+            ),
         ],
         solution=(
             "The eight losses add, and a sum of eight independent "
@@ -74,9 +81,8 @@ EXERCISES = [
             "$$\\delta = \\Phi\\Big(\\frac{r}{2} - \\frac{\\varepsilon}{r}\\Big) - "
             "e^{\\varepsilon}\\,\\Phi\\Big(-\\frac{r}{2} - \\frac{\\varepsilon}{r}\\Big) "
             "= \\Phi(-1.061) - e\\,\\Phi(-1.768) \\approx 0.0396.$$\n\n"
-            "In code: `composition.compose(privacy_loss.gaussian(4.0), 8).delta(1.0)`, or "
-            "`privacy_loss.gaussian(4 / np.sqrt(8)).delta(1.0)`. One release alone would give "
-            "about $3 \\times 10^{-6}$."
+            "As typed in the box: `Phi(1/(2*sqrt(2)) - sqrt(2)) - e*Phi(-1/(2*sqrt(2)) - "
+            "sqrt(2))`. One release alone would give about $3 \\times 10^{-6}$."
         ),
     ),
     number(
@@ -124,8 +130,7 @@ EXERCISES = [
             "$\\mathrm{KL} = \\varepsilon_0 + e^{-\\varepsilon_0} - 1$. So\n\n"
             "$$\\mathbb{E}[\\mathcal{L}] = k\\,(\\varepsilon_0 + e^{-\\varepsilon_0} - 1) "
             "= 20\\,(0.5 + e^{-0.5} - 1) \\approx 2.131,$$\n\n"
-            "a fifth of the bound $k\\varepsilon_0 = 10$. In code: "
-            "`composition.compose(privacy_loss.laplace(2.0), 20).loss_mean`."
+            "a fifth of the bound $k\\varepsilon_0 = 10$."
         ),
     ),
     choice(

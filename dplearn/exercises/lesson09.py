@@ -8,9 +8,10 @@ Taught in: 09-count-privacy-with-an-accountant.ipynb
 """
 
 import numpy as np
+from scipy import special
 
 from dplearn import composition, privacy_loss
-from dplearn.exercises import choice, function, mistake, number
+from dplearn.exercises import choice, function, mistake, number, relative
 
 # accountant-report: 20 Laplace releases of epsilon0 = 0.2 on a grid of width 0.05, epsilon = 1.
 _EPSILON0, _RELEASES, _GRID_WIDTH, _EPSILON = 0.2, 20, 0.05, 1.0
@@ -36,18 +37,35 @@ EXERCISES = [
         "09.accountant-report",
         title="What the accountant reports",
         question=(
-            "An accountant puts one Laplace release of $\\varepsilon_0 = 0.2$ (scale "
-            "$b = 5$) on a grid of width $h = 0.05$, composes **20** releases by FFT and "
-            "reports the $\\delta$ at $\\varepsilon = 1$ that is guaranteed, whatever the "
-            "rounding did. What does it report? (`composition.pld(...)` builds the grid.)"
+            "An accountant like this lesson's puts one Laplace release of "
+            "$\\varepsilon_0 = 0.2$ (scale $b = 5$) on a grid of width $h = 0.05$, moving "
+            "each loss to a grid point next to it as COMP-5 does, composes **20** releases "
+            "by FFT and reports the $\\delta$ at $\\varepsilon = 1$ that is guaranteed, "
+            "whatever the rounding did. What does it report? The calculator under COMP-5 "
+            "gives both roundings and the exact value at any setting."
         ),
         compute=lambda: _accountant(pessimistic=True),
+        # Tight enough to tell the connect-the-dots bound (0.1 % above the exact value)
+        # from the exact value, loose enough for four significant digits.
+        tolerance=relative(0.0004),
         mistakes=[
             mistake(
                 "optimistic",
                 "You rounded the losses down (optimistic): that δ is never above the exact one, "
                 "so it guarantees nothing. A guarantee rounds up.",
                 lambda: _accountant(pessimistic=False),
+            ),
+            mistake(
+                "connect-the-dots",
+                "That is a valid upper bound too: Google's accountant places the grid masses "
+                "by connect-the-dots by default and reports it (see the section on it). This "
+                "accountant moves each loss to a grid point instead: which of its two "
+                "roundings is the guarantee?",
+                lambda: (
+                    composition.pld(_laplace(), _GRID_WIDTH, connect_dots=True)
+                    .self_compose(_RELEASES)
+                    .delta(_EPSILON)
+                ),
             ),
             mistake(
                 "exact-not-reported",
@@ -57,8 +75,7 @@ EXERCISES = [
             ),
             mistake(
                 "not-composed",
-                "You read δ off one release's grid. Compose the 20 releases first "
-                "(`self_compose`).",
+                "You read δ off one release's grid. Compose the 20 releases first.",
                 lambda: _accountant(pessimistic=True, releases=1),
             ),
         ],
@@ -67,11 +84,12 @@ EXERCISES = [
             "$\\delta(\\varepsilon) = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - \\mathcal{L}})]$, "
             "which grows with every value of $\\mathcal{L}$; so the pessimistic PLD's $\\delta$ "
             "is an upper bound, and composing rounded-up losses keeps it one (a sum of "
-            "rounded-up terms is at least the exact sum). In code:\n\n"
-            "`composition.pld(privacy_loss.laplace(5.0), 0.05, pessimistic=True)`"
-            "`.self_compose(20).delta(1.0)`, about $0.0897$. The optimistic end, about "
+            "rounded-up terms is at least the exact sum). The pessimistic $\\delta$ of 20 "
+            "releases at $\\varepsilon = 1$ is about $0.0897$. The optimistic end, about "
             "$0.0759$, and the exact value, about $0.0826$, lie below it: at this coarse grid "
-            "the bracket is about a sixth of the value, and it shrinks in proportion to $h$."
+            "the bracket is about a sixth of the value, and it shrinks in proportion to $h$. "
+            "Google's accountant, placing the masses by connect-the-dots, would report "
+            "about $0.0827$: also an upper bound, and a tighter one."
         ),
     ),
     number(
@@ -100,6 +118,14 @@ EXERCISES = [
                 lambda: _beta(_GAUSSIAN_RELEASES / _SIGMA),
             ),
             mistake(
+                "alpha-for-one-minus-alpha",
+                "You used Φ⁻¹(α) where G_μ has Φ⁻¹(1 − α): that β belongs to a test that "
+                "wrongly rejects D1 with probability 1 − α = 0.95.",
+                lambda: float(
+                    special.ndtr(special.ndtri(_ALPHA) - np.sqrt(_GAUSSIAN_RELEASES) / _SIGMA)
+                ),
+            ),
+            mistake(
                 "one-minus-alpha",
                 "1 − α is the type II error of a test that ignores the outputs (guessing): "
                 "the best test does better.",
@@ -111,9 +137,9 @@ EXERCISES = [
             "exactly $G_\\mu$ with $\\mu = \\sqrt{k}\\,\\Delta/\\sigma = 1$ (Dong, Roth & Su). "
             "The best test's type II error at type I error $\\alpha$ is\n\n"
             "$$G_\\mu(\\alpha) = \\Phi\\bigl(\\Phi^{-1}(1 - \\alpha) - \\mu\\bigr) = "
-            "\\Phi(1.645 - 1) \\approx 0.740.$$\n\n"
-            "In code: `composition.gaussian_tradeoff(1.0, 0.05)`, or "
-            "`composition.tradeoff(composition.compose(privacy_loss.gaussian(2.0), 4), 0.05)`."
+            "\\Phi(1.645 - 1) \\approx 0.740,$$\n\n"
+            "with $\\Phi^{-1}(0.95) \\approx 1.645$; the box takes `Phi(1.645 - 1)`. Guessing "
+            "would leave $\\beta = 1 - \\alpha = 0.95$."
         ),
     ),
     choice(
@@ -168,7 +194,8 @@ EXERCISES = [
         question=(
             "Write the $\\mu$ for which $k$ releases with Gaussian noise of standard deviation "
             "$\\sigma$ (sensitivity $\\Delta = 1$) are exactly $\\mu$-GDP, as a function "
-            "`f(k, sigma)`. The box takes a formula; from code, any Python function."
+            "`f(k, sigma)`. The box takes a formula; in JupyterLab's answer cell, any "
+            "function of the two arguments."
         ),
         parameters=("k", "sigma"),
         compute=lambda k, sigma: composition.gaussian_dp_mu(
@@ -192,6 +219,12 @@ EXERCISES = [
                 source="sqrt(k)/sigma^2",
             ),
             mistake(
+                "one-release",
+                "That is μ of one release, Δ/σ. k releases are one release with σ/√k.",
+                lambda k, sigma: 1.0 / sigma,
+                source="1/sigma",
+            ),
+            mistake(
                 "loss-mean",
                 "That is the mean privacy loss kμ₁²/2 of k releases, not the μ of G_μ.",
                 lambda k, sigma: k / (2 * sigma**2),
@@ -205,8 +238,7 @@ EXERCISES = [
             "are one release with $\\sigma/\\sqrt{k}$ (lesson 08), so they are exactly "
             "$G_\\mu$ with\n\n$$\\mu = \\frac{\\sqrt{k}\\,\\Delta}{\\sigma}.$$\n\n"
             "Equivalently, Gaussian DP composes as $\\mu = \\sqrt{\\mu_1^2 + \\dots + "
-            "\\mu_k^2}$. In code: "
-            "`composition.gaussian_dp_mu(composition.compose(privacy_loss.gaussian(sigma), k))`."
+            "\\mu_k^2}$."
         ),
     ),
 ]
