@@ -4,14 +4,19 @@ For every lesson a Voilà server is started on 127.0.0.1; Chromium, at a project
 1280 × 720, opens the page, waits for the figures, checks that the prose's formulas are
 typeset (MathJax output present, no raw `$` left) and that every live figure's block,
 from the top of its first control to the bottom of its figure, fits the screen
-(BLOCK_LIMIT_PX), moves each figure's first slider with the keyboard and checks that
-the figure's pixels change (figures with only buttons are measured, not moved). For one
+(BLOCK_LIMIT_PX), moves every slider shown with the keyboard and checks that the
+figure's pixels change, as the page opens and after each of the figure's buttons (no
+dead slider: those that do not apply to the buttons' choice are hidden). For one
 figure per lesson it times key press -> new image on the page over many presses and
 prints the median (the classroom goal is <= 100 ms; it is reported, not asserted, since
 it depends on the machine). The first lesson is
 also opened in JupyterLab and driven the same way. Screenshots (one per figure at
 1280 × 720, and the whole page) go to $DPLEARN_SCREENSHOTS, or to a folder under
 pytest's temporary directory.
+
+The navigation tests serve the whole folder, as `tasks.sh present` does, and follow every
+previous / contents / next link of every lesson: in Voilà each link's page must come up
+live, in JupyterLab each link must open the notebook it names.
 
 Every server is started and stopped here. Chromium is Debian's (never downloaded by
 Playwright); without it the module is skipped.
@@ -316,25 +321,59 @@ def direction(page, index, number=0):
     return "ArrowLeft" if now >= top else "ArrowRight"
 
 
-def assert_slider_moves_figure(page, index, name):
-    """Presses one arrow key at a time (at most 10) until the figure's pixels change.
+def slider_moves_figure(page, index, number, presses=10):
+    """Whether pressing an arrow key (at most presses times) changes the figure's pixels."""
+    handle = slider(page, index, number)
+    handle.scroll_into_view_if_needed()
+    key = direction(page, index, number)
+    start_value = handle.get_attribute("aria-valuetext")
+    start_pixels = pixels(page, index)
+    for _ in range(presses):
+        press(page, index, key, number)
+        if pixels(page, index) != start_pixels:
+            assert handle.get_attribute("aria-valuetext") != start_value
+            return True
+    return False
 
-    The first slider that changes them passes: a figure's first slider may do nothing
-    in the mode its buttons start in.
+
+def assert_no_dead_slider(page, index, name):
+    """Every slider shown moves the figure, as the page opens and after each button.
+
+    Sliders that do not apply to the buttons' current choice are hidden
+    (``applies_when``); each one shown must change the figure's pixels. Each button of
+    the figure's toggles is clicked in turn, the shown sliders checked again, and the
+    buttons the page opened with are clicked again at the end. Returns the first slider
+    that moved the figure as the page opened.
     """
-    count = int(page.locator(f"[data-test-figure='{index}']").get_attribute("data-test-sliders"))
-    for number in range(count):
-        handle = slider(page, index, number)
-        handle.scroll_into_view_if_needed()
-        key = direction(page, index, number)
-        start_value = handle.get_attribute("aria-valuetext")
-        start_pixels = pixels(page, index)
-        for _ in range(10):
-            press(page, index, key, number)
-            if pixels(page, index) != start_pixels:
-                assert handle.get_attribute("aria-valuetext") != start_value, name
-                return number
-    raise AssertionError(f"{name}: 10 presses on each of its {count} sliders left it unchanged")
+    figure = page.locator(f"[data-test-figure='{index}']")
+    box = figure.locator("xpath=ancestor::*[contains(@class, 'dplearn-exploration')][1]")
+    count = int(figure.get_attribute("data-test-sliders"))
+    buttons = box.locator(".widget-toggle-buttons button")
+    opened = [
+        i for i in range(buttons.count()) if "mod-active" in buttons.nth(i).get_attribute("class")
+    ]
+    dead, first = [], None
+    for state in [None, *range(buttons.count())]:
+        if state is not None:
+            if "mod-active" in buttons.nth(state).get_attribute("class"):
+                continue
+            before = draws(page, index)
+            buttons.nth(state).click()
+            page.wait_for_function(
+                f"([i, n]) => ({CANVAS}.__draws || []).length > n", arg=[index, before]
+            )
+        where = "as opened" if state is None else f"after {buttons.nth(state).inner_text()!r}"
+        shown = [n for n in range(count) if slider(page, index, n).is_visible()]
+        assert shown, f"{name}: no slider shown {where}"
+        for number in shown:
+            if slider_moves_figure(page, index, number):
+                first = number if first is None and state is None else first
+            else:
+                dead.append(f"slider {number} {where}")
+    for i in opened:
+        buttons.nth(i).click()
+    assert not dead, f"{name}: sliders shown that do not move the figure: {dead}"
+    return first
 
 
 def measure_latency(page, index, number=0):
@@ -398,7 +437,7 @@ def check_page(page, name, screenshots, capsys, where):
         assert_formulas_typeset(page, name)
         assert_blocks_fit(page, name, screenshots, where)
     for index, heading in enumerate(headings):
-        moved = assert_slider_moves_figure(page, index, f"{name}, figure under {heading!r}")
+        moved = assert_no_dead_slider(page, index, f"{name}, figure under {heading!r}")
         if index == 0:
             first_moved = moved
     times = measure_latency(page, 0, first_moved)

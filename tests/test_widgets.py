@@ -1,5 +1,10 @@
-"""Sliders made from controls drive a figure object in place, with no kernel or browser."""
+"""Sliders made from controls drive a figure object in place, with no kernel or browser.
 
+Every registered figure is checked here too: in each combination of its buttons, every
+slider shown moves the picture, and every hidden one (``applies_when``) does not.
+"""
+
+import itertools
 import math
 import subprocess
 import sys
@@ -11,7 +16,7 @@ import pytest
 
 from dplearn import privacy_loss
 from dplearn.figures import controls
-from dplearn.figures.explorers import Explorer
+from dplearn.figures.explorers import Explorer, load_all
 from dplearn.figures.widgets import explore, format_number, numbers_table
 
 
@@ -234,3 +239,115 @@ def test_refresh_shows_a_change_made_from_code():
     view.refresh()
     expected = privacy_loss.gaussian(4.0).delta(math.log(3))
     assert format_number(expected) in view.readout.value
+
+
+# --- Every control shown does something ------------------------------------------------
+
+
+class Toggled(GaussianDensities):
+    """The test figure with a toggle: sigma only for Gaussian noise, scale only for Laplace."""
+
+    figure_id = "TEST-3"
+    controls = {
+        "noise": controls.Choice("noise", ("Gaussian", "Laplace")),
+        "sigma": controls.SIGMA.replace(applies_when={"noise": "Gaussian"}),
+        "scale": controls.SCALE.replace(applies_when={"noise": ("Laplace",)}),
+        "sensitivity": controls.SENSITIVITY,
+    }
+    defaults = {"noise": "Gaussian", "sigma": math.sqrt(3), "scale": 1.0, "sensitivity": 1.0}
+
+    def _apply(self, noise, sigma, scale, sensitivity):
+        pair = (
+            privacy_loss.gaussian(sigma, sensitivity)
+            if noise == "Gaussian"
+            else privacy_loss.laplace(scale, sensitivity)
+        )
+        self.line_d1.set_ydata(pair.density_d1(self.outputs))
+        self.line_d2.set_ydata(pair.density_d2(self.outputs))
+
+    def numbers(self):
+        return {}
+
+
+def test_a_control_that_does_not_apply_is_hidden_and_shows_again_when_it_does():
+    explorer = Toggled()
+    view = explore(explorer)
+    shown = {name: slider.layout.display for name, slider in view.sliders.items()}
+    assert shown["scale"] == "none" and shown["sigma"] != "none"
+    assert shown["sensitivity"] != "none" and shown["noise"] == "flex"
+    view.sliders["noise"].value = "Laplace"
+    assert view.sliders["sigma"].layout.display == "none"
+    assert view.sliders["scale"].layout.display != "none"
+    # Changed from code, then refreshed: the same rule.
+    explorer.update(noise="Gaussian")
+    view.refresh()
+    assert view.sliders["scale"].layout.display == "none"
+    assert view.sliders["sigma"].layout.display != "none"
+    assert view.sliders["noise"].layout.display == "flex"
+
+
+def test_applies_when_takes_one_option_or_several_and_nothing_else():
+    sigma = controls.SIGMA.replace(applies_when={"noise": "Gaussian"})
+    assert sigma.applies_when == (("noise", ("Gaussian",)),)
+    assert sigma.applies({"noise": "Gaussian"}) and not sigma.applies({"noise": "Laplace"})
+    assert controls.SIGMA.applies({}) and controls.SIGMA.applies({"noise": "Laplace"})
+    with pytest.raises(ValueError, match="applies_when"):
+        controls.SIGMA.replace(applies_when={"noise": ()})
+
+
+EXPLORERS = load_all()
+
+
+def _pixels(figure):
+    figure.canvas.draw()
+    return np.asarray(figure.canvas.buffer_rgba()).copy()
+
+
+def _choice_settings(explorer_class):
+    """Every combination of the figure's choices, as {name: option}."""
+    choices = {
+        name: control.options
+        for name, control in explorer_class.controls.items()
+        if isinstance(control, controls.Choice)
+    }
+    for combination in itertools.product(*choices.values()):
+        yield dict(zip(choices, combination, strict=True))
+
+
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_applies_when_names_a_choice_of_the_figure_and_its_options(figure_id):
+    explorer_class = EXPLORERS[figure_id]
+    for name, control in explorer_class.controls.items():
+        for choice, options in control.applies_when:
+            assert isinstance(explorer_class.controls.get(choice), controls.Choice), (name, choice)
+            assert set(options) <= set(explorer_class.controls[choice].options), (name, options)
+
+
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_every_control_shown_moves_the_figure_in_every_choice(figure_id):
+    """In each combination of the figure's buttons, each slider shown changes the picture
+    when moved to its minimum or its maximum, and each hidden one changes nothing.
+
+    A slider that does nothing while shown is one a learner moves and thinks the page is
+    broken; a hidden one that does something hides part of the lesson.
+    """
+    explorer = EXPLORERS[figure_id]()
+    dead, hidden_alive = [], []
+    for choices in _choice_settings(type(explorer)):
+        explorer.update(**choices)
+        for name, control in explorer.controls.items():
+            if isinstance(control, controls.Choice):
+                continue
+            start = explorer.params[name]
+            before = _pixels(explorer.figure)
+            changed = False
+            for end in control.ends:
+                explorer.update(**{name: end})
+                changed = changed or bool((_pixels(explorer.figure) != before).any())
+            explorer.update(**{name: start})
+            if explorer.applies(name) and not changed:
+                dead.append(f"{name} under {choices}")
+            elif not explorer.applies(name) and changed:
+                hidden_alive.append(f"{name} under {choices}")
+    assert not dead, f"{figure_id}: shown but moving them changes nothing: {dead}"
+    assert not hidden_alive, f"{figure_id}: hidden but they change the figure: {hidden_alive}"

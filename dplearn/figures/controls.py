@@ -5,6 +5,11 @@ A ``Control`` knows its symbol, its range and whether it moves on a log scale; a
 buttons with words. Figure objects declare theirs; ``dplearn.figures.widgets`` turns them
 into sliders and buttons, and the tests and the benchmark sweep the same ranges, so a
 control can offer only values that work.
+
+A control that matters only for some options of a choice says so with ``applies_when``
+(``SIGMA.replace(applies_when={"mechanism": "Gaussian"})``): the widgets hide it while
+another option is chosen, so that no slider on the page does nothing, and the tests
+check that every control shown changes the figure.
 """
 
 from __future__ import annotations
@@ -30,8 +35,36 @@ __all__ = [
 ]
 
 
+def _conditions(applies_when):
+    """applies_when as a hashable tuple of (choice name, options it applies to)."""
+    if not applies_when:
+        return ()
+    items = applies_when.items() if isinstance(applies_when, dict) else applies_when
+    conditions = []
+    for name, options in items:
+        options = (options,) if isinstance(options, str) else tuple(options)
+        if not isinstance(name, str) or not options:
+            raise ValueError(
+                f"applies_when must map a choice's name to its options, got {applies_when!r}"
+            )
+        conditions.append((name, options))
+    return tuple(sorted(conditions))
+
+
+class _Applicability:
+    """What Control and Choice share: whether they apply at a setting of the figure."""
+
+    def applies(self, params):
+        """Whether this control changes the figure at params (name -> value).
+
+        It does unless one of its ``applies_when`` conditions names a choice whose value
+        in params is not among the options listed for it.
+        """
+        return all(params.get(name) in options for name, options in self.applies_when)
+
+
 @dataclass(frozen=True)
-class Control:
+class Control(_Applicability):
     """One slider's worth of parameter.
 
     Attributes:
@@ -43,6 +76,9 @@ class Control:
       integer: whole numbers only.
       step: step of a linear slider (ignored for log and integer ones).
       description: a few words for a tooltip.
+      applies_when: the choices under which this control matters, as
+        ``{choice name: option or options}``; empty (the default): always. Elsewhere the
+        slider is hidden.
     """
 
     label: str
@@ -52,8 +88,10 @@ class Control:
     integer: bool = False
     step: float | None = None
     description: str = ""
+    applies_when: tuple = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "applies_when", _conditions(self.applies_when))
         if not self.minimum < self.maximum:
             raise ValueError(
                 f"minimum must be below maximum, got {self.minimum!r} and {self.maximum!r}"
@@ -155,20 +193,23 @@ class Control:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(_Applicability):
     """A pick among named options, shown as toggle buttons with words, never a number.
 
     Attributes:
       label: what the buttons show before the options, such as "mechanism".
       options: the values offered, each a short word shown on its button.
       description: a few words for a tooltip.
+      applies_when: as for ``Control``: the choices under which these buttons matter.
     """
 
     label: str
     options: tuple[str, ...]
     description: str = ""
+    applies_when: tuple = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "applies_when", _conditions(self.applies_when))
         if len(self.options) < 2 or len(set(self.options)) != len(self.options):
             raise ValueError(f"options must be two or more distinct words, got {self.options!r}")
 

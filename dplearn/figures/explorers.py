@@ -10,7 +10,8 @@ benchmark or a test can time exactly one draw per update.
 Subclasses declare:
   figure_id: the LESSONS.md id.
   title: a short title for listings and exports.
-  controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer).
+  controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer;
+    a control's ``applies_when`` names the options of a choice under which it matters).
   defaults: parameter name -> value at the document's setting.
   figsize: figure size in inches.
 """
@@ -298,6 +299,15 @@ class Explorer:
         self._apply(**merged)
         self.params = merged
         return self
+
+    def applies(self, name):
+        """Whether control name changes the figure at the current setting.
+
+        False for a control whose ``applies_when`` excludes the current option of a
+        choice (the sigma of Gaussian noise while Laplace noise is chosen): the widgets
+        hide it, and the tests check that every other control moves the figure.
+        """
+        return self.controls[name].applies(self.params)
 
     def moving(self, *artists):
         """Marks artists that ``_apply`` changes; returns the first, for chaining.

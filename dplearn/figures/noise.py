@@ -504,7 +504,7 @@ class SeabornHistogram(_SeededExplorer):
 
     ``binning="equal width"`` is histplot(bins=bins); ``"one per integer"`` is
     histplot(discrete=True), one bin centred on each whole number (``bins`` is then
-    unused).
+    unused, and its slider hidden).
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
@@ -512,7 +512,14 @@ class SeabornHistogram(_SeededExplorer):
     figure_id = "NOISE-4"
     title = "Histogram and kernel density of the noisy answers (seaborn's current API)"
     controls = {
-        "bins": Control("bins", 3, 20, integer=True, description="histplot bins"),
+        "bins": Control(
+            "bins",
+            3,
+            20,
+            integer=True,
+            description="histplot bins",
+            applies_when={"binning": "equal width"},
+        ),
         "binning": BINNING,
         "bw_adjust": Control("bw_adjust", 0.25, 4.0, log=True, description="kdeplot bw_adjust"),
     }

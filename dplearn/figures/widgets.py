@@ -178,12 +178,29 @@ class Exploration(widgets.VBox):
             children = [widgets.HBox([controls_box, readout], layout=widgets.Layout(**row)), view]
         super().__init__(children)
         self.add_class("dplearn-exploration")
+        # How each control shows when it applies (buttons lay out as a flex row).
+        self._displays = {name: control.layout.display for name, control in sliders.items()}
+        self.show_applicable_controls()
+
+    def show_applicable_controls(self):
+        """Hides every control that does not apply to the current choices, shows the rest.
+
+        A control's ``applies_when`` (``dplearn.figures.controls``) says under which
+        options of a choice it changes the figure; elsewhere it would be a slider that
+        does nothing, so it is not shown (``layout.display = "none"``).
+        """
+        for name, control in self.sliders.items():
+            shown = self.explorer.applies(name)
+            display = self._displays[name] if shown else "none"
+            if control.layout.display != display:
+                control.layout.display = display
 
     def refresh(self):
         """Shows the explorer's current numbers and draws its figure again.
 
         Call it after changing the explorer from code (a new random draw, say).
         """
+        self.show_applicable_controls()
         self.readout.show(self.explorer.numbers())
         canvas = self.explorer.figure.canvas
         if self.view is canvas:
