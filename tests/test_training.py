@@ -203,3 +203,98 @@ def test_bad_pieces_are_named(data):
         training.breast_cancer(1.0, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="epochs"):
         training.steps_for_epochs(0, 0.1)
+
+
+# ------------------------------------------------------------------------- DP runs
+
+
+def test_a_dp_run_is_reproducible_and_accounts_every_epoch(data):
+    setting = dict(sampling_rate=rate(data), noise_multiplier=2.0, clip_norm=1.0, epochs=5)
+    first = training.dp_sgd(data, rng=np.random.default_rng(7), learning_rate=0.5, **setting)
+    second = training.dp_sgd(data, rng=np.random.default_rng(7), learning_rate=0.5, **setting)
+    np.testing.assert_array_equal(first.weights, second.weights)
+    np.testing.assert_array_equal(first.epsilon, second.epsilon)
+    assert first.private and first.delta == 1e-5
+    # epsilon of each epoch is the accountant's for the steps taken so far, and it grows.
+    from dplearn import accounting
+
+    for steps, epsilon in zip(first.steps, first.epsilon, strict=True):
+        assert epsilon == accounting.dp_sgd_epsilon(rate(data), 2.0, int(steps), 1e-5)
+    assert np.all(np.diff(first.epsilon) > 0)
+    by_rdp = training.dp_sgd(
+        data, rng=np.random.default_rng(7), learning_rate=0.5, method="rdp", **setting
+    )
+    # The same training (the accountant draws nothing), a larger epsilon (lesson 11).
+    np.testing.assert_array_equal(by_rdp.weights, first.weights)
+    assert np.all(by_rdp.epsilon > first.epsilon)
+
+
+def test_the_noise_is_there_and_the_batches_are_the_non_private_runs(data):
+    private = training.dp_sgd(
+        data,
+        sampling_rate=rate(data),
+        noise_multiplier=1.0,
+        clip_norm=1e6,
+        epochs=2,
+        learning_rate=0.5,
+        rng=np.random.default_rng(9),
+        method="rdp",
+    )
+    plain = training.non_private_sgd(
+        data, sampling_rate=rate(data), epochs=2, learning_rate=0.5, rng=np.random.default_rng(9)
+    )
+    np.testing.assert_array_equal(private.batch_sizes, plain.batch_sizes)
+    # With a clipping norm no gradient reaches, the difference is the noise alone: each
+    # step adds learning_rate / (q n) * N(0, (sigma C)^2) per weight.
+    steps = int(private.steps[-1])
+    spread = 0.5 / (rate(data) * data.size) * 1e6 * math.sqrt(steps)
+    difference = (private.weights - plain.weights) / spread
+    # Not exactly a sum of noises (the gradients then differ), but of that size.
+    assert 0.3 < np.std(difference) < 3
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_dp_run_with_little_noise_approaches_the_non_private_model(seed):
+    data = training.breast_cancer(rng=np.random.default_rng(seed))
+    run = training.dp_sgd(
+        data,
+        sampling_rate=rate(data),
+        noise_multiplier=0.05,
+        clip_norm=20.0,
+        rng=np.random.default_rng(100 + seed),
+        method="rdp",
+        **SETTING,
+    )
+    plain = training.non_private_sgd(
+        data, sampling_rate=rate(data), rng=np.random.default_rng(100 + seed), **SETTING
+    )
+    assert run.epsilon[-1] > 1000  # little noise: a very large epsilon
+    assert run.test_accuracy[-1] >= plain.test_accuracy[-1] - 0.015
+    assert run.test_accuracy[-1] >= NON_PRIVATE_ACCURACY
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("noise_multiplier", 0.0),
+        ("noise_multiplier", -1.0),
+        ("clip_norm", 0.0),
+        ("clip_norm", float("inf")),
+        ("delta", 0.0),
+        ("method", "moments"),
+        ("grid_width", 1e-3),
+    ],
+)
+def test_bad_dp_settings_are_named(data, name, value):
+    setting = dict(
+        sampling_rate=0.1,
+        noise_multiplier=1.0,
+        clip_norm=1.0,
+        epochs=1,
+        learning_rate=0.5,
+        rng=np.random.default_rng(0),
+        method="rdp",
+    )
+    setting[name] = value
+    with pytest.raises(ValueError, match=name):
+        training.dp_sgd(data, **setting)
