@@ -178,30 +178,34 @@ def _normal_cell(z_low, z_high, shift):
 
 
 def _loss_range(direction, tail_mass):
-    """Grid-index range [low, high] holding the loss, but for tails of tail_mass."""
-    h_free_low, h_free_high = None, None
-    q = direction.rate
+    """(low, high): the losses between which the grid runs.
+
+    high: the smallest loss where delta has fallen to tail_mass (what the pessimistic PLD
+    puts on +inf), at most the largest loss. low: the loss of the output beyond which
+    N(0, 1) leaves only tail_mass (the optimistic PLD drops what lies below, the
+    pessimistic one moves it up to the lowest grid point), at least the smallest loss.
+    """
+    q, r = direction.rate, direction.mechanism.ratio
+    top = direction.max_loss
+    upper = 1.0
+    while upper < top and direction._hockey(np.array([upper]))[0] > tail_mass:
+        upper *= 2.0
+    upper = min(upper, top)
+    lower = 0.0
+    for _ in range(60):
+        middle = 0.5 * (lower + upper)
+        if direction._hockey(np.array([middle]))[0] > tail_mass:
+            lower = middle
+        else:
+            upper = middle
+    z = -float(special.ndtri(tail_mass))  # the remove side's far left is -z, the add's +z
+    log_keep = math.log1p(-q) if q < 1.0 else -math.inf
     if isinstance(direction, subsampling.SubsampledRemove):
-        h_free_low = direction.min_loss
-        # The top: where delta has fallen below tail_mass (the pessimistic PLD's +inf mass).
-        upper = 1.0
-        while direction._hockey(np.array([upper]))[0] > tail_mass:
-            upper *= 2.0
-        lower = 0.0
-        for _ in range(60):
-            middle = 0.5 * (lower + upper)
-            if direction._hockey(np.array([middle]))[0] > tail_mass:
-                lower = middle
-            else:
-                upper = middle
-        h_free_high = upper
+        low = float(np.logaddexp(log_keep, math.log(q) - r * z - r * r / 2.0))
+        low = max(low, direction.min_loss)
     else:
-        h_free_high = direction.max_loss
-        # The bottom: the loss of the output beyond which N(0, 1) leaves tail_mass.
-        z = -special.ndtri(tail_mass)
-        r = direction.mechanism.ratio
-        h_free_low = float(-np.logaddexp(math.log1p(-q), math.log(q) + r * z - r * r / 2.0))
-    return h_free_low, h_free_high
+        low = float(-np.logaddexp(log_keep, math.log(q) + r * z - r * r / 2.0))
+    return low, upper
 
 
 @functools.lru_cache(maxsize=64)
