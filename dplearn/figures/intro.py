@@ -1,0 +1,628 @@
+"""Figures INTRO-1 to INTRO-5: why answers need noise (lesson 00).
+
+INTRO-1, differencing: two exact counts give one person away; with Laplace noise the
+attacker's odds move by a bounded factor. INTRO-2, reconstruction (Dinur & Nissim): the
+share of n secret bits a linear program recovers from m noisy subset counts, against
+the noise's size E. INTRO-3, randomised response and its two-valued privacy loss.
+INTRO-4, what local noise costs against a central count. INTRO-5, the definition of
+epsilon-DP as a band around the attacker's prior.
+
+Every number comes from the core (``dplearn.attacks``, ``dplearn.randomized_response``,
+``dplearn.privacy_loss``); the figures only arrange them.
+
+Taught in: 00-see-why-answers-need-noise.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from matplotlib.patches import Polygon, Rectangle
+from scipy import stats
+
+from dplearn import attacks, privacy_loss
+from dplearn import randomized_response as local
+from dplearn.figures.controls import EPSILON, Control
+from dplearn.figures.explorers import Explorer, register
+
+__all__ = [
+    "DifferencingAttack",
+    "Reconstruction",
+    "RandomizedResponseLoss",
+    "LocalNoiseCost",
+    "DefinitionBand",
+    "RECONSTRUCTION_N",
+    "RECONSTRUCTION_M",
+    "RECONSTRUCTION_SEEDS",
+    "CURVE_NOISE_BOUNDS",
+    "reconstruction_curve",
+    "FAIR_COINS",
+    "DOCUMENT_EPSILON",
+]
+
+#: The lesson's settings.
+DOCUMENT_EPSILON = float(np.log(3.0))
+FAIR_COINS = 0.75
+RECONSTRUCTION_N, RECONSTRUCTION_M = 100, 400
+RECONSTRUCTION_SEEDS = tuple(range(5))
+#: The noise sizes of INTRO-2's curve (each averaged over RECONSTRUCTION_SEEDS).
+CURVE_NOISE_BOUNDS = (0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 25, 30, 35, 40)
+#: INTRO-2's slider moves E in steps of this size (every step's attack is computed once).
+NOISE_STEP = 0.5
+
+YES_COLOR, NO_COLOR = "tab:red", "tab:blue"
+D1_COLOR, D2_COLOR = "tab:blue", "tab:orange"
+BOUND_COLOR = "0.45"
+BAND_COLOR = "tab:green"
+LOCAL_COLOR, CENTRAL_COLOR = "tab:purple", "tab:green"
+
+PRIOR = Control("prior $p$", 0.01, 0.99, step=0.01, description="the attacker's prior probability")
+COUNT_EPSILON = EPSILON.replace(
+    label=r"$\varepsilon$ per count", minimum=0.05, maximum=5.0, description="each count's budget"
+)
+NOISE_BOUND = Control(
+    "noise size $E$", 0.5, 40.0, step=NOISE_STEP, description="largest error of an answer"
+)
+TRUTH = Control("truth prob. $t$", 0.51, 0.99, step=0.01, description="P[report = truth]")
+CLAIM = Control(
+    r"claimed $\varepsilon'$",
+    0.0,
+    5.0,
+    step=0.01,
+    description="an epsilon to check the loss against",
+)
+PEOPLE = Control("people $n$", 10.0, 1e6, log=True, description="number of people asked")
+PROPORTION = Control(r"true share $\pi$", 0.0, 1.0, step=0.01, description="share of yes answers")
+DEFINITION_EPSILON = EPSILON.replace(minimum=0.05, maximum=5.0)
+
+
+def _percent(value):
+    return f"{100.0 * value:.0f} %"
+
+
+def _short(value):
+    return f"{value:.3g}"
+
+
+class _Figure(Explorer):
+    """Titles and legends stay in the cached static layer (see ``plrv._Figure``)."""
+
+    def _build(self):
+        self._create()
+
+    def _create(self):
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- INTRO-1
+
+
+@register
+class DifferencingAttack(_Figure):
+    """INTRO-1: two counts, with and without Alice, and what their difference tells.
+
+    Exact counts differ by Alice's answer: the attacker is sure. With Laplace noise of
+    scale 1/epsilon on each count, the difference D is Alice's answer plus noise; the
+    attacker's probability moves from the prior p to the posterior by the factor
+    g(D - 1) / g(D) on the odds, inside the band that two epsilon-DP releases allow
+    (odds times e^(+-2 epsilon)). The noise is one seeded draw, rescaled by 1/epsilon.
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+
+    figure_id = "INTRO-1"
+    title = "Differencing: two counts give one person away, unless they are noisy"
+    controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
+    defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
+    figsize = (9.0, 3.6)
+    #: The two standard Laplace draws behind the noisy counts (seed 2005).
+    NOISE = tuple(np.random.default_rng(2005).laplace(0.0, 1.0, 2))
+    limits = (-6.0, 8.0)
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.5, 1]})
+        self.grid = np.linspace(*self.limits, 701)
+        (self.has_line,) = left.plot([], [], color=YES_COLOR, lw=2, label="if Alice has it")
+        (self.not_line,) = left.plot([], [], color=NO_COLOR, lw=2, label="if she has not")
+        left.axvline(1.0, color="0.3", ls=":", lw=1.2, label="exact counts: $D = 1$", zorder=1.5)
+        (self.seen,) = left.plot([], [], color="k", lw=1.5, ls="--", label="noisy $D$ seen")
+        self.moving(self.has_line, self.not_line, self.seen)
+        left.set_xlim(*self.limits)
+        left.set_ylim(0, 1.35)
+        left.set_xlabel("$D$ = count of everyone − count without Alice")
+        left.set_ylabel("likelihood (peak = 1)")
+        left.set_title("INTRO-1 · what the attacker sees", fontsize=10)
+        left.legend(loc="upper left", fontsize=8, ncols=2)
+
+        names = ["before", "after exact\ncounts", "after noisy\ncounts"]
+        self.band = right.add_patch(
+            Rectangle((1.62, 0.0), 0.76, 1.0, color=BAND_COLOR, alpha=0.25, lw=0)
+        )
+        self.bars = right.bar(
+            range(3), [0.5, 1.0, 0.5], color=["0.6", "0.25", "tab:red"], width=0.6
+        )
+        self.labels = [
+            right.text(i, 0.0, "", ha="center", va="bottom", fontsize=9) for i in range(3)
+        ]
+        self.band_text = right.text(
+            2.0, 0.0, "", ha="center", va="bottom", fontsize=8, color="darkgreen"
+        )
+        self.moving(self.band, self.bars[0], self.bars[2], *self.labels, self.band_text)
+        right.set_xticks(range(3), names, fontsize=9)
+        right.set_xlim(-0.6, 2.6)
+        right.set_ylim(0, 1.12)
+        right.set_ylabel("P[Alice has it]")
+        right.set_title("the attacker's belief (green: what 2ε allows)", fontsize=10)
+
+    def _apply(self, epsilon, prior):
+        first, second = self.NOISE
+        difference = 1.0 + (first - second) / epsilon
+        peak = attacks.difference_density(0.0, epsilon)
+        self.has_line.set_data(
+            self.grid, attacks.difference_density(self.grid - 1.0, epsilon) / peak
+        )
+        self.not_line.set_data(self.grid, attacks.difference_density(self.grid, epsilon) / peak)
+        shown = float(np.clip(difference, *self.limits))
+        self.seen.set_data([shown, shown], [0.0, 1.08])
+        posterior = attacks.differencing_posterior(prior, difference, epsilon)
+        low, high = attacks.posterior_band(prior, 2.0 * epsilon)
+        self.epsilon, self.prior, self.difference = epsilon, prior, difference
+        self.posterior, self.low, self.high = posterior, low, high
+        self.factor = math.exp(attacks.differencing_log_ratio(difference, epsilon))
+        for index, value in ((0, prior), (2, posterior)):
+            self.bars[index].set_height(value)
+        for label, value in zip(self.labels, (prior, 1.0, posterior), strict=True):
+            label.set_y(value + 0.01)
+            label.set_text(_percent(value))
+        self.band.set_y(low)
+        self.band.set_height(high - low)
+        self.band_text.set_y(min(high + 0.01, 1.02))
+        self.band_text.set_text(f"allowed: {_percent(low)} to {_percent(high)}")
+
+    def numbers(self):
+        return {
+            r"$\varepsilon$ per count": self.epsilon,
+            "prior $p$": self.prior,
+            "noisy difference $D$ seen": self.difference,
+            r"factor on the odds, $g(D-1)/g(D)$": self.factor,
+            "posterior P[Alice has it]": self.posterior,
+            r"lowest posterior $2\varepsilon$ allows": self.low,
+            r"highest posterior $2\varepsilon$ allows": self.high,
+        }
+
+
+# --------------------------------------------------------------------------- INTRO-2
+
+
+@functools.lru_cache(maxsize=8)
+def reconstruction_curve(n=RECONSTRUCTION_N, m=RECONSTRUCTION_M, seeds=RECONSTRUCTION_SEEDS):
+    """(noise bounds, mean fraction recovered) of INTRO-2's curve, computed once.
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+    bounds = np.array(CURVE_NOISE_BOUNDS, dtype=float)
+    means = np.array([attacks.mean_fraction_recovered(n, m, bound, seeds) for bound in bounds])
+    return bounds, means
+
+
+@register
+class Reconstruction(_Figure):
+    """INTRO-2: the share of secret bits the LP recovers, against the noise size E.
+
+    Left: averaged over five attacks (seeds 0 to 4) at n = 100, m = 400, with one
+    attack (seed 0) at the slider's E. Right: that attack's 100 bits, right or wrong.
+    E moves in steps of 0.5; each step's attack is computed once and kept, and a value
+    set from code is taken to the nearest step (the readout shows the E used).
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+
+    figure_id = "INTRO-2"
+    title = "Reconstruction: how many secret bits m noisy answers give away"
+    controls = {"noise_bound": NOISE_BOUND}
+    defaults = {"noise_bound": math.sqrt(RECONSTRUCTION_N)}
+    figsize = (9.0, 3.6)
+    SEED = 0
+
+    def _create(self):
+        n, m = RECONSTRUCTION_N, RECONSTRUCTION_M
+        left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.9, 1]})
+        bounds, means = reconstruction_curve()
+        self.curve = (bounds, means)
+        left.plot(
+            bounds,
+            means,
+            color="0.25",
+            lw=1.5,
+            marker="o",
+            ms=3.5,
+            label=f"average of {len(RECONSTRUCTION_SEEDS)} attacks",
+        )
+        root = math.sqrt(n)
+        left.axvline(root, color="tab:red", ls="--", lw=1.2, label=rf"$E = \sqrt{{n}} = {root:g}$")
+        left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label="guessing: ½")
+        (self.marker,) = left.plot(
+            [], [], "o", color="tab:orange", ms=9, mec="k", label="one attack (seed 0)"
+        )
+        self.marker_text = left.text(0, 0, "", fontsize=9, ha="left", va="bottom")
+        self.moving(self.marker, self.marker_text)
+        left.set_xscale("log")
+        left.set_xlim(0.4, 50)
+        left.set_ylim(0.35, 1.05)
+        left.set_xlabel("noise size $E$ (each answer off by up to $E$)")
+        left.set_ylabel("share of bits recovered")
+        left.set_title(f"INTRO-2 · LP attack on n = {n} bits, m = {m} answers", fontsize=10)
+        left.legend(loc="lower left", fontsize=8)
+        side = int(math.isqrt(n))
+        self.side = side
+        self.image = right.imshow(
+            np.zeros((side, side)), cmap=_BITS_MAP, vmin=0, vmax=3, interpolation="nearest"
+        )
+        self.moving(self.image)
+        right.set_xticks([])
+        right.set_yticks([])
+        right.set_title("seed 0's 100 bits (red: wrong)", fontsize=10)
+        _slider_attacks(self.SEED)
+
+    def _attack(self, bound):
+        return _slider_attacks(self.SEED)[bound]
+
+    def _apply(self, noise_bound):
+        steps = _slider_attacks(self.SEED)
+        bound = float(np.clip(round(noise_bound / NOISE_STEP) * NOISE_STEP, min(steps), max(steps)))
+        secret, recovered = self._attack(bound)
+        right = secret == recovered
+        # 0, 1: a 0 or a 1 recovered; 2, 3: a 0 or a 1 missed.
+        codes = np.where(right, secret, 2 + secret).reshape(self.side, self.side)
+        self.image.set_data(codes)
+        fraction = float(np.mean(right))
+        self.bound, self.fraction = bound, fraction
+        self.marker.set_data([bound], [fraction])
+        self.marker_text.set_position((bound * 1.08, fraction + 0.015))
+        self.marker_text.set_text(_percent(fraction))
+
+    def numbers(self):
+        bounds, means = self.curve
+        n, m = RECONSTRUCTION_N, RECONSTRUCTION_M
+
+        def mean_at(value):
+            return float(means[list(bounds).index(value)])
+
+        return {
+            "noise size $E$ used": self.bound,
+            "bits recovered, seed 0": self.fraction,
+            r"average at $E = 0.5$": mean_at(0.5),
+            rf"average at $E = \sqrt{{n}} = {math.sqrt(n):g}$": mean_at(math.sqrt(n)),
+            r"average at $E = 40$": mean_at(40.0),
+            r"$\varepsilon$ per answer, Laplace of scale $E$": 1.0 / self.bound,
+            rf"basic composition, $m = {m}$ answers": m / self.bound,
+        }
+
+
+@functools.lru_cache(maxsize=4)
+def _slider_attacks(seed):
+    """{E: (secret, recovered)} for every step of INTRO-2's slider: one LP each (about
+    20 ms), all solved when the figure is first built, so that a slider move only draws."""
+    steps = np.arange(NOISE_STEP, NOISE_BOUND.maximum + NOISE_STEP / 2, NOISE_STEP)
+    return {
+        float(bound): attacks.reconstruction_trial(
+            RECONSTRUCTION_N, RECONSTRUCTION_M, float(bound), seed=seed
+        )
+        for bound in steps
+    }
+
+
+def _bits_colormap():
+    from matplotlib.colors import ListedColormap
+
+    # A 0 recovered, a 1 recovered, a 0 missed, a 1 missed.
+    return ListedColormap(["#d9d9d9", "#404040", "#f4a582", "#b2182b"])
+
+
+_BITS_MAP = _bits_colormap()
+
+
+# --------------------------------------------------------------------------- INTRO-3
+
+
+@register
+class RandomizedResponseLoss(_Figure):
+    """INTRO-3: randomised response's two report laws and its two-valued privacy loss.
+
+    Left: P[report yes] and P[report no] when the true answer is yes (D1) or no (D2).
+    Right: the privacy loss L under D1, +epsilon with probability t and -epsilon with
+    1 - t, against a claimed epsilon'; delta(epsilon') = t (1 - e^(epsilon' - epsilon)).
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+
+    figure_id = "INTRO-3"
+    title = "Randomised response: two reports, two values of the privacy loss"
+    controls = {"truth_probability": TRUTH, "claimed_epsilon": CLAIM}
+    defaults = {"truth_probability": FAIR_COINS, "claimed_epsilon": 0.5}
+    figsize = (9.0, 3.6)
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2)
+        width = 0.36
+        self.d1_bars = left.bar(
+            np.array([0, 1]) - width / 2,
+            [0.5, 0.5],
+            width,
+            color=D1_COLOR,
+            label="true answer yes ($D_1$)",
+        )
+        self.d2_bars = left.bar(
+            np.array([0, 1]) + width / 2,
+            [0.5, 0.5],
+            width,
+            color=D2_COLOR,
+            label="true answer no ($D_2$)",
+        )
+        self.moving(*self.d1_bars, *self.d2_bars)
+        left.set_xticks([0, 1], ['report "yes"', 'report "no"'])
+        left.set_xlim(-0.6, 1.6)
+        left.set_ylim(0, 1.25)
+        left.set_ylabel("probability")
+        left.set_title("INTRO-3 · what a report looks like", fontsize=10)
+        left.legend(loc="upper right", fontsize=8)
+
+        self.atoms = right.bar([1.0, -1.0], [0.75, 0.25], 0.22, color=["tab:red", "tab:blue"])
+        self.atom_labels = [
+            right.text(0, 0, "", ha="center", va="bottom", fontsize=8) for _ in range(2)
+        ]
+        (self.claim_line,) = right.plot(
+            [0, 0], [0, 1.1], color="k", ls="--", lw=1.2, label=r"claimed $\varepsilon'$"
+        )
+        self.verdict = right.text(
+            0.02, 0.97, "", transform=right.transAxes, fontsize=9, va="top", ha="left"
+        )
+        self.moving(*self.atoms, *self.atom_labels, self.claim_line, self.verdict)
+        right.axvline(0.0, color="0.75", lw=0.8, zorder=0.5)
+        right.set_xlim(-5.2, 5.2)
+        right.set_ylim(0, 1.25)
+        right.set_xlabel(r"privacy loss $\mathcal{L}$ of the report")
+        right.set_ylabel(r"probability under $D_1$")
+        right.set_title(r"$\mathcal{L}$ takes two values: $\pm\varepsilon$", fontsize=10)
+        right.legend(loc="upper right", fontsize=8)
+
+    def _apply(self, truth_probability, claimed_epsilon):
+        pair = privacy_loss.randomized_response(truth_probability)
+        t = pair.truth_probability
+        heights = (t, 1.0 - t, 1.0 - t, t)
+        for bar, height in zip((*self.d1_bars, *self.d2_bars), heights, strict=True):
+            bar.set_height(height)
+        epsilon = pair.max_loss
+        values, masses = pair.loss_atoms
+        for bar, label, value, mass in zip(
+            self.atoms, self.atom_labels, values, masses, strict=True
+        ):
+            bar.set_x(value - bar.get_width() / 2)
+            bar.set_height(mass)
+            label.set_position((value, mass + 0.01))
+            label.set_text(f"{'+' if value > 0 else '−'}ε: {mass:.2f}")
+        shown = min(claimed_epsilon, 5.2)
+        self.claim_line.set_xdata([shown, shown])
+        self.pair, self.claimed_epsilon = pair, claimed_epsilon
+        self.delta = pair.delta(claimed_epsilon)
+        self.verdict.set_text(f"ε = {epsilon:.3f},  δ(ε′) = {self.delta:.4f}")
+
+    def numbers(self):
+        pair = self.pair
+        return {
+            "truth probability $t$": pair.truth_probability,
+            r"$\varepsilon = \ln(t/(1-t))$": pair.max_loss,
+            r"$\Pr[\mathcal{L} = +\varepsilon]$": pair.truth_probability,
+            r"$\Pr[\mathcal{L} = -\varepsilon]$": 1.0 - pair.truth_probability,
+            r"claimed $\varepsilon'$": self.claimed_epsilon,
+            r"$\Pr[\mathcal{L} > \varepsilon']$": pair.loss_exceeds(self.claimed_epsilon),
+            r"$\delta(\varepsilon')$": self.delta,
+        }
+
+
+# --------------------------------------------------------------------------- INTRO-4
+
+
+@register
+class LocalNoiseCost(_Figure):
+    """INTRO-4: the error of a proportion estimated from randomised answers (local) and
+    from a Laplace count (central) at the same epsilon, against n.
+
+    Left: standard errors, log-log: local like 1/sqrt(n), central like 1/n; dotted, the
+    sampling error any survey of n people has. Right: 200 simulated estimates of each
+    kind at the slider's n, from draws made once (binomial quantiles of fixed uniforms,
+    fixed standard Laplace draws), so moving a slider moves the same surveys.
+    n is used rounded to a whole number.
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+
+    figure_id = "INTRO-4"
+    title = "What local noise costs: error against n, local and central"
+    controls = {"n": PEOPLE, "truth_probability": TRUTH, "proportion": PROPORTION}
+    defaults = {"n": 1000.0, "truth_probability": FAIR_COINS, "proportion": 0.3}
+    figsize = (9.0, 3.6)
+    SURVEYS = 200
+    spread = 0.15
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.25, 1]})
+        self.grid = np.unique(np.round(np.logspace(1, 6, 200)))
+        (self.local_line,) = left.plot(
+            [], [], color=LOCAL_COLOR, lw=2, label="local: randomised response"
+        )
+        (self.central_line,) = left.plot(
+            [], [], color=CENTRAL_COLOR, lw=2, label="central: Laplace count"
+        )
+        (self.sampling_line,) = left.plot(
+            [], [], color=BOUND_COLOR, lw=1.2, ls=":", label="sampling alone"
+        )
+        (self.points,) = left.plot([], [], "o", color="k", ms=5)
+        (self.n_line,) = left.plot([], [], color="0.5", lw=0.8)
+        self.moving(
+            self.local_line, self.central_line, self.sampling_line, self.points, self.n_line
+        )
+        left.set_xscale("log")
+        left.set_yscale("log")
+        left.set_xlim(10, 1e6)
+        left.set_ylim(1e-7, 10)
+        left.set_xlabel("number of people $n$")
+        left.set_ylabel(r"standard error of the share")
+        left.set_title("INTRO-4 · error against $n$ (same ε)", fontsize=10)
+        left.legend(loc="lower left", fontsize=8)
+
+        rng = np.random.default_rng(1965)
+        self.uniform_local = rng.random(self.SURVEYS)
+        self.uniform_sample = rng.random(self.SURVEYS)
+        self.laplace = rng.laplace(0.0, 1.0, self.SURVEYS)
+        self.jitter = rng.uniform(-0.18, 0.18, self.SURVEYS)
+        (self.local_dots,) = right.plot([], [], "o", color=LOCAL_COLOR, ms=3, alpha=0.6)
+        (self.central_dots,) = right.plot([], [], "o", color=CENTRAL_COLOR, ms=3, alpha=0.6)
+        self.moving(self.local_dots, self.central_dots)
+        right.axvline(0.0, color="k", lw=0.8, zorder=1.5)
+        right.set_xlim(-self.spread, self.spread)
+        right.set_ylim(-0.6, 1.6)
+        right.set_yticks([0, 1], ["central", "local"])
+        right.set_xlabel(r"estimate − true share $\pi$")
+        right.set_title(f"{self.SURVEYS} surveys of $n$ people each", fontsize=10)
+
+    def _apply(self, n, truth_probability, proportion):
+        people = max(1, int(round(n)))
+        t = privacy_loss.randomized_response(truth_probability).truth_probability
+        epsilon = privacy_loss.randomized_response(t).max_loss
+        local_sd = local.local_standard_error(proportion, self.grid, t)
+        central_sd = local.central_standard_error(self.grid, epsilon)
+        sampling_sd = local.sampling_standard_error(proportion, self.grid)
+        self.local_line.set_data(self.grid, local_sd)
+        self.central_line.set_data(self.grid, central_sd)
+        # A share of 0 or 1 has no sampling error: nothing to draw on a log axis.
+        self.sampling_line.set_data(self.grid, np.where(sampling_sd > 0, sampling_sd, np.nan))
+        self.people, self.t, self.proportion, self.epsilon = people, t, proportion, epsilon
+        self.local_sd = local.local_standard_error(proportion, people, t)
+        self.central_sd = local.central_standard_error(people, epsilon)
+        self.sampling_sd = local.sampling_standard_error(proportion, people)
+        self.noise_sd = local.local_noise_standard_error(people, t)
+        self.points.set_data([people, people], [self.local_sd, self.central_sd])
+        self.n_line.set_data([people, people], [1e-7, 10])
+        q = local.report_probability(proportion, t)
+        yes_reports = stats.binom.ppf(self.uniform_local, people, q)
+        local_estimates = (yes_reports / people - (1.0 - t)) / (2.0 * t - 1.0)
+        counts = stats.binom.ppf(self.uniform_sample, people, proportion)
+        central_estimates = (counts + self.laplace / epsilon) / people
+        edge = self.spread * 0.99
+        self.local_dots.set_data(
+            np.clip(local_estimates - proportion, -edge, edge), 1.0 + self.jitter
+        )
+        self.central_dots.set_data(
+            np.clip(central_estimates - proportion, -edge, edge), self.jitter
+        )
+
+    def numbers(self):
+        return {
+            "people $n$": self.people,
+            r"$\varepsilon = \ln(t/(1-t))$": self.epsilon,
+            r"local: sd of $\hat\pi$": self.local_sd,
+            "of which sampling alone": self.sampling_sd,
+            "of which the coins": self.noise_sd,
+            r"central: $\sqrt{2}/(n\varepsilon)$": self.central_sd,
+            "local / central": self.local_sd / self.central_sd,
+        }
+
+
+# --------------------------------------------------------------------------- INTRO-5
+
+
+@register
+class DefinitionBand(_Figure):
+    """INTRO-5: epsilon-DP as a band: whatever the output, the attacker's posterior lies
+    between the prior odds times e^-epsilon and times e^epsilon.
+
+    Left: posterior probability against prior probability; right: the same in log odds,
+    where the band is a strip of half-width epsilon around the diagonal.
+
+    Taught in: 00-see-why-answers-need-noise.ipynb
+    """
+
+    figure_id = "INTRO-5"
+    title = "The definition as a band around the attacker's prior"
+    controls = {"epsilon": DEFINITION_EPSILON, "prior": PRIOR}
+    defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
+    figsize = (9.0, 3.6)
+    log_limit = 6.0
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2)
+        self.priors = np.linspace(1e-4, 1 - 1e-4, 401)
+        self.band = left.add_patch(
+            Polygon(
+                np.zeros((3, 2)),
+                color=BAND_COLOR,
+                alpha=0.3,
+                lw=0,
+                label=r"allowed by $\varepsilon$-DP",
+            )
+        )
+        left.plot([0, 1], [0, 1], color="0.4", lw=1, ls=":", label="learns nothing")
+        (self.segment,) = left.plot(
+            [], [], color="k", lw=2, marker="o", ms=5, label="at the prior $p$"
+        )
+        self.moving(self.band, self.segment)
+        left.set_xlim(0, 1)
+        left.set_ylim(0, 1)
+        left.set_aspect("equal")
+        left.set_xlabel(r"prior $\Pr[D = D_1]$")
+        left.set_ylabel(r"posterior $\Pr[D = D_1 \mid O]$")
+        left.set_title("INTRO-5 · the band, in probabilities", fontsize=10)
+        left.legend(loc="upper left", fontsize=8)
+
+        limit = self.log_limit
+        self.log_band = right.add_patch(
+            Polygon(np.zeros((3, 2)), color=BAND_COLOR, alpha=0.3, lw=0)
+        )
+        right.plot([-limit, limit], [-limit, limit], color="0.4", lw=1, ls=":")
+        (self.log_segment,) = right.plot([], [], color="k", lw=2, marker="o", ms=5)
+        self.moving(self.log_band, self.log_segment)
+        right.set_xlim(-limit, limit)
+        right.set_ylim(-limit, limit)
+        right.set_aspect("equal")
+        right.set_xlabel("prior log odds")
+        right.set_ylabel("posterior log odds")
+        right.set_title(r"in log odds: a strip $\pm\varepsilon$ wide", fontsize=10)
+
+    def _apply(self, epsilon, prior):
+        low, high = attacks.posterior_band(self.priors, epsilon)
+        self.band.set_xy(
+            np.column_stack(
+                [
+                    np.concatenate([self.priors, self.priors[::-1]]),
+                    np.concatenate([low, high[::-1]]),
+                ]
+            )
+        )
+        limit = self.log_limit
+        self.log_band.set_xy(
+            [
+                (-limit, -limit - epsilon),
+                (limit, limit - epsilon),
+                (limit, limit + epsilon),
+                (-limit, -limit + epsilon),
+            ]
+        )
+        edge_low, edge_high = attacks.posterior_band(prior, epsilon)
+        self.segment.set_data([prior, prior], [edge_low, edge_high])
+        log_odds = math.log(prior) - math.log1p(-prior)
+        self.log_segment.set_data([log_odds, log_odds], [log_odds - epsilon, log_odds + epsilon])
+        self.epsilon, self.prior, self.low, self.high = epsilon, prior, edge_low, edge_high
+
+    def numbers(self):
+        odds = self.prior / (1.0 - self.prior)
+        return {
+            r"$\varepsilon$": self.epsilon,
+            r"$e^{\varepsilon}$": math.exp(self.epsilon),
+            "prior $p$": self.prior,
+            "prior odds": odds,
+            "lowest posterior allowed": self.low,
+            "highest posterior allowed": self.high,
+        }
