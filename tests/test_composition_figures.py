@@ -480,6 +480,48 @@ def test_comp5_bracket_narrows_with_the_grid():
     assert np.all(brackets[:, 0] <= exact) and np.all(exact <= brackets[:, 1])
 
 
+def test_comp5_slider_shows_the_width_it_uses():
+    """The grid-width slider offers listed widths and hands the figure exactly the one
+    its readout shows (a log slider gave 0.005012 while showing 0.005)."""
+    control = figures.AccountantBracket.controls["grid_width"]
+    slider = control.slider(0.01, "grid_width")
+    figure = make("COMP-5")
+    for label, value in slider.options:
+        slider.value = value
+        assert slider.label == label == f"{value:g}"
+        figure.update(grid_width=slider.value)
+        assert figure.state["grid_width"] == float(label)
+    for between in (0.005012, 0.0075, 0.3):
+        with pytest.raises(ValueError, match="grid_width"):
+            figure.update(grid_width=between)
+
+
+def test_comp5_error_halves_with_h_on_grids_that_divide_epsilon0():
+    # epsilon0 = 0.1: every offered width up to 0.1 divides it.
+    figure = make("COMP-5", grid_width=0.005)
+    widths, brackets = figure.state["widths"], figure.state["brackets"]
+    exact = figure.state["exact"]
+    aligned = [i for i, width in enumerate(widths) if width <= 0.1]
+    assert all(figures.grid_holds(0.1, widths[i]) for i in aligned)
+    upper = (brackets[aligned, 1] - exact) / exact
+    lower = (exact - brackets[aligned, 0]) / exact
+    assert np.all(np.diff(upper) > 0) and np.all(np.diff(lower) > 0)  # wider h, more error
+    # Halving h from 0.01 to 0.005 halves both errors, to within 10 %.
+    at = {float(widths[i]): (u, low) for i, u, low in zip(aligned, upper, lower, strict=True)}
+    for side in (0, 1):
+        assert at[0.01][side] / at[0.005][side] == pytest.approx(2.0, rel=0.1)
+
+
+def test_comp5_says_when_the_grid_misses_plus_minus_epsilon0():
+    figure = make("COMP-5")
+    assert "divide" not in figure.note.get_text()
+    figure.update(epsilon0=0.137)
+    assert "does not divide" in figure.note.get_text()
+    assert not figures.grid_holds(0.137, 0.01) and figures.grid_holds(0.1, 0.02)
+    figure.update(mechanism="Gaussian")  # no atoms: any grid will do
+    assert "divide" not in figure.note.get_text()
+
+
 def test_comp5_rounded_cdfs_bracket_the_exact_cdf():
     """Rounding losses up moves mass right (a lower CDF), rounding down moves it left."""
     figure = make("COMP-5", mechanism="Gaussian", grid_width=0.1)

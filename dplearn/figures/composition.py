@@ -25,6 +25,7 @@ Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.i
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib import transforms
@@ -879,9 +880,92 @@ def _exact_epsilon(epsilon0, k, delta):
 # COMP-5: how an accountant computes it (privacy loss distributions)
 # ---------------------------------------------------------------------------
 
-GRID_WIDTH_CONTROL = Control(
-    "grid width $h$", 0.005, 0.5, log=True, description="width of the accountant's loss grid"
+
+@dataclass(frozen=True)
+class SteppedControl(Control):
+    """A slider over a few listed values, each shown as typed and used exactly as shown.
+
+    A log slider moves in steps of its exponent, so it hands the figure values such as
+    0.005012 while a reader takes them for 0.005; a grid width must divide the loss
+    +-epsilon0 of one Laplace release, and 0.005012 does not divide 0.1. This slider
+    offers only ``values`` (a ``SelectionSlider``, its readout the value itself).
+    """
+
+    values: tuple = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        values = tuple(sorted(float(v) for v in self.values))
+        if len(values) < 2 or values[0] != self.minimum or values[-1] != self.maximum:
+            raise ValueError(f"values must run from minimum to maximum, got {self.values!r}")
+        object.__setattr__(self, "values", values)
+
+    def check(self, name, value):
+        """The listed value equal to value (as a number or its text), else a ValueError."""
+        number = super().check(name, value)
+        for offered in self.values:
+            if abs(number - offered) <= 1e-12 * offered:
+                return offered
+        listed = ", ".join(f"{v:g}" for v in self.values)
+        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
+
+    def offers(self, value):
+        return any(abs(float(value) - offered) <= 1e-12 * offered for offered in self.values)
+
+    def clip(self, value):
+        """The listed value nearest to value (on a log scale)."""
+        value = min(max(float(value), self.minimum), self.maximum)
+        return min(self.values, key=lambda offered: abs(np.log(offered / value)))
+
+    def sample(self, count, rng):
+        inner = rng.choice(len(self.values), size=count - 2)
+        return [self.minimum, self.maximum, *(self.values[i] for i in inner)]
+
+    def bad_values(self):
+        # Between two listed values: a width the figure must refuse, not round.
+        return super().bad_values() + [float(np.sqrt(self.values[0] * self.values[1]))]
+
+    def label_of(self, value):
+        """The text the slider shows for a listed value."""
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        import ipywidgets as widgets
+
+        return widgets.SelectionSlider(
+            options=[(self.label_of(v), v) for v in self.values],
+            value=self.clip(value),
+            description=self.label,
+            continuous_update=True,
+            tooltip=self.description or name or self.label,
+            layout=widgets.Layout(width="30em"),
+            style={"description_width": "8em"},
+        )
+
+
+#: Grid widths COMP-5 offers: 1-2-5 steps; those up to 0.1 divide epsilon0 = 0.1.
+GRID_WIDTHS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+GRID_WIDTH_CONTROL = SteppedControl(
+    "grid width $h$",
+    GRID_WIDTHS[0],
+    GRID_WIDTHS[-1],
+    description="width of the accountant's loss grid",
+    values=GRID_WIDTHS,
 )
+
+
+def grid_holds(epsilon0, grid_width):
+    """Whether epsilon0 is a whole number of grid widths (to 1e-9 of a width).
+
+    Then the atoms of one Laplace release's loss at +-epsilon0 sit on grid points, and
+    only the continuous part between them is rounded: the bracket halves with h.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    steps = epsilon0 / grid_width
+    return bool(abs(steps - round(steps)) <= 1e-9 * max(1.0, steps))
+
+
 # The FFT composes about k R / h grid points for a loss spread over R: these ranges keep
 # every slider move within a few hundred thousand points.
 ACCOUNTANT_RELEASES = RELEASES_CONTROL.replace(
@@ -906,7 +990,9 @@ class AccountantBracket(_CompositionFigure):
     rounded up to the grid (pessimistic) and rounded down (optimistic). Right: after
     composing the k rounded PLDs by FFT, how far the pessimistic delta lies above the
     exact one and the optimistic below it, relative to the exact delta, for a range of
-    grid widths; the dotted line is the slider's h. Both shrink in proportion to h.
+    grid widths; the dotted line is the slider's h. Both shrink in proportion to h
+    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the document's
+    epsilon0 = 0.1); a note says when it does not.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
@@ -922,7 +1008,7 @@ class AccountantBracket(_CompositionFigure):
     )
     defaults = mechanism_defaults("Laplace", releases=100, epsilon=4.2203, grid_width=0.01)
     figsize = (10.0, 3.7)
-    sweep = np.array([0.4, 0.15, 0.05, 0.02])
+    sweep = np.array(GRID_WIDTHS)
     error_limits = (1e-4, 30.0)
 
     def _create(self):
@@ -999,6 +1085,18 @@ class AccountantBracket(_CompositionFigure):
         optimistic = composition.pld(pair, grid_width, pessimistic=False).self_compose(k)
         return float(optimistic.delta(epsilon)), float(pessimistic.delta(epsilon))
 
+    def _sweep(self, mechanism, sigma, epsilon0, k, epsilon, pair, widths):
+        """The brackets at these widths; those already computed at this setting are kept
+        while only h moves (the finest grid costs the most)."""
+        key = (mechanism, sigma if mechanism == "Gaussian" else epsilon0, k, epsilon)
+        if getattr(self, "_sweep_key", None) != key:
+            self._sweep_key, self._sweep_cache = key, {}
+        cache = self._sweep_cache
+        for width in widths:
+            if width not in cache:
+                cache[width] = self._bracket(pair, k, width, epsilon)
+        return np.array([cache[width] for width in widths])
+
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon, grid_width):
         pair = mechanism_pair(mechanism, sigma, epsilon0)
         # Both mechanisms stop at 100 releases here (the FFT's size grows with k).
@@ -1034,11 +1132,12 @@ class AccountantBracket(_CompositionFigure):
                 ),
             )
         self._set_moving_xlim(self.axes[0], low, high)
-        # After k releases, over a range of grid widths and at the slider's.
-        widths = np.unique(np.concatenate((self.sweep, [grid_width])))
-        brackets = np.array([self._bracket(pair, k, width, epsilon) for width in widths])
+        # After k releases, at the slider's width and every coarser one it offers.
+        grid_width = GRID_WIDTH_CONTROL.check("grid_width", grid_width)
+        widths = self.sweep[self.sweep >= grid_width]
+        brackets = self._sweep(mechanism, sigma, epsilon0, k, epsilon, pair, widths)
         optimistic, pessimistic = brackets[:, 0], brackets[:, 1]
-        here = np.flatnonzero(widths == grid_width)[0]
+        here = int(np.flatnonzero(widths == grid_width)[0])
         floor, top = self.error_limits
         if exact > 0:
             upper = np.clip((pessimistic - exact) / exact, floor / 10, top * 10)
@@ -1050,7 +1149,11 @@ class AccountantBracket(_CompositionFigure):
             for line in (self.upper_error, self.lower_error, self.marks):
                 line.set_data([], [])
         self.width_line.set_data([grid_width] * 2, [floor, top])
-        self.note.set_text(f"{releases} releases: 100 at most here" if k != releases else "")
+        notes = [f"{releases} releases: 100 at most here"] if k != releases else []
+        if mechanism == "Laplace" and not grid_holds(epsilon0, grid_width):
+            # The atoms at +-epsilon0 fall between grid points: the error jumps with h.
+            notes.append(f"h = {grid_width:g} does not divide ε₀ = {epsilon0:.4g}")
+        self.note.set_text("\n".join(notes))
         self.state = dict(
             k=k,
             epsilon=epsilon,
