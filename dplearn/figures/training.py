@@ -1,0 +1,664 @@
+"""Figures SGD-1 to SGD-4: the privacy of a training run, and a real one.
+
+A DP-SGD run takes T steps, each the Gaussian mechanism of noise multiplier sigma on a
+Poisson subsample of rate q = batch size / data set size (lesson 10); an epoch is 1/q
+steps. SGD-1 to SGD-3 account for a run on a data set of 60,000 examples (the size of
+MNIST, the setting of Abadi et al. 2016 and of the TensorFlow Privacy tutorial); SGD-4
+trains a logistic regression on the breast cancer data that ships with scikit-learn
+(``dplearn.training``). Every epsilon comes from ``dplearn.accounting`` and every Rényi
+divergence from ``dplearn.renyi``; this module only draws and caches.
+
+Speed: the accountant's epsilon for thousands of steps takes a few milliseconds once
+the first run of a setting has built its one-step PLD (tens of milliseconds), so the
+curves against epochs run through a few epochs (EPOCH_GRID) and every value is cached:
+the epochs slider moves along cached curves, and a new sigma, batch size or delta costs
+one accountant run per point of the curve. Those sliders update when released rather
+than while dragged. Every PLD epsilon here is the accountant's default, h = 1e-4.
+
+Taught in: 11-account-for-a-training-run.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from matplotlib.lines import Line2D
+
+from dplearn import accounting, privacy_loss, renyi, subsampling, training
+from dplearn.figures.controls import DELTA, SIGMA, Control
+from dplearn.figures.explorers import Explorer, register
+
+__all__ = [
+    "DATA_SET_SIZE",
+    "EPOCH_GRID",
+    "ReleasedControl",
+    "pld_epsilon",
+    "pld_curve",
+    "rdp_epsilon",
+    "training_runs",
+    "EpsilonAgainstEpochs",
+    "RenyiDivergences",
+    "RenyiAgainstPLD",
+    "TrainingRun",
+]
+
+#: The data set size of SGD-1 to SGD-3 (MNIST's 60,000 training images).
+DATA_SET_SIZE = 60_000
+#: Epochs through which the PLD curves are drawn.
+EPOCH_GRID = (1, 2, 5, 15, 30, 60, 100)
+#: SGD-4: the data split and the runs' seeds, and its fixed learning rate.
+SPLIT_SEED, RUN_SEED = 2026, 11
+LEARNING_RATE = 0.5
+MAX_TRAINING_EPOCHS = 40
+
+PLD_COLOR = "tab:blue"
+RDP_COLOR = "tab:orange"
+GAUSSIAN_COLOR = "0.5"
+NON_PRIVATE_COLOR = "0.35"
+MARK_COLOR = "black"
+
+
+class ReleasedControl(Control):
+    """A control whose slider updates the figure when released, not while dragged.
+
+    For sliders whose every new value needs a fresh accountant run (hundreds of
+    milliseconds): dragging would queue one run per value passed on the way.
+    """
+
+    def slider(self, value, name=None):
+        widget = super().slider(value, name)
+        widget.continuous_update = False
+        return widget
+
+
+def _released(control):
+    return ReleasedControl(
+        control.label,
+        control.minimum,
+        control.maximum,
+        log=control.log,
+        integer=control.integer,
+        step=control.step,
+        description=control.description,
+    )
+
+
+NOISE_MULTIPLIER = _released(
+    SIGMA.replace(
+        label=r"$\sigma$ (noise multiplier)",
+        minimum=0.5,
+        maximum=5.0,
+        description="noise standard deviation over the clipping norm",
+    )
+)
+BATCH_SIZE = _released(
+    Control(
+        "batch size",
+        16,
+        2048,
+        integer=True,
+        description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
+    )
+)
+TARGET_DELTA = _released(DELTA.replace(minimum=1e-10, maximum=1e-3))
+EPOCHS = Control("epochs", 1, 100, integer=True, description="epochs of the run (1/q steps each)")
+ORDER = Control(r"order $\alpha$", 1.1, 256.0, log=True, description="Rényi order alpha")
+
+DOCUMENT_SETTING = {"sigma": 1.1, "batch_size": 256, "delta": 1e-5, "epochs": 60}
+
+
+def sampling_rate(batch_size):
+    """q of SGD-1 to SGD-3: batch size / 60,000.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    return int(batch_size) / DATA_SET_SIZE
+
+
+@functools.lru_cache(maxsize=4096)
+def pld_epsilon(rate, sigma, steps, delta, grid_width=None):
+    """The PLD accountant's (pessimistic) epsilon, cached per setting.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    return float(accounting.dp_sgd_epsilon(rate, sigma, int(steps), delta, grid_width=grid_width))
+
+
+@functools.lru_cache(maxsize=4096)
+def rdp_epsilon(rate, sigma, steps, delta):
+    """The RDP accountant's epsilon at the default orders, cached per setting.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    return float(accounting.dp_sgd_epsilon(rate, sigma, int(steps), delta, method="rdp"))
+
+
+@functools.lru_cache(maxsize=512)
+def pld_curve(rate, sigma, delta):
+    """(epochs, epsilon) through EPOCH_GRID by the PLD accountant.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    epochs = np.array(EPOCH_GRID, dtype=float)
+    steps = training.steps_for_epochs(epochs, rate)
+    values = np.array([pld_epsilon(rate, sigma, int(t), delta) for t in steps])
+    values.setflags(write=False)
+    return epochs, values
+
+
+#: Epochs at which the RDP curve is drawn (it is cheap: 1/100 of a PLD run per point).
+RDP_EPOCHS = np.unique(np.round(np.geomspace(1, 100, 40)).astype(int))
+
+
+@functools.lru_cache(maxsize=512)
+def rdp_curve(rate, sigma, delta):
+    """(epochs, epsilon) by the RDP accountant at RDP_EPOCHS.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    steps = training.steps_for_epochs(RDP_EPOCHS, rate)
+    values = np.array([rdp_epsilon(rate, sigma, int(t), delta) for t in steps])
+    values.setflags(write=False)
+    return RDP_EPOCHS.astype(float), values
+
+
+def legend_beside(ax, handles):
+    """The legend to the right of the axes, its top level with theirs."""
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+
+
+# ---------------------------------------------------------------------------
+# SGD-1: epsilon of a run against its number of epochs
+# ---------------------------------------------------------------------------
+
+
+@register
+class EpsilonAgainstEpochs(Explorer):
+    """SGD-1: epsilon at delta of a DP-SGD run against its number of epochs, by PLD.
+
+    T steps of the subsampled Gaussian composed by the PLD accountant of lesson 09. The
+    curve runs through EPOCH_GRID; the marked point and the readout are at the slider's
+    epochs. At q = 256/60000, sigma = 1.1, delta = 1e-5: 60 epochs
+    (14,063 steps) give about 2.38, 15 epochs (3,516 steps) about 1.134.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+
+    figure_id = "SGD-1"
+    title = "A training run's privacy: epsilon against the number of epochs"
+    controls = {
+        "epochs": EPOCHS,
+        "sigma": NOISE_MULTIPLIER,
+        "batch_size": BATCH_SIZE,
+        "delta": TARGET_DELTA,
+    }
+    defaults = dict(DOCUMENT_SETTING)
+    figsize = (9.0, 3.6)
+    limits = (0.01, 200.0)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        (self.curve,) = ax.plot([], [], color=PLD_COLOR, lw=2, marker="o", ms=4)
+        (self.epoch_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.mark,) = ax.plot([], [], "o", color=MARK_COLOR, ms=7)
+        self.moving(self.curve, self.epoch_line, self.mark)
+        ax.set_xlim(0.9, 110)
+        ax.set_ylim(*self.limits)
+        ax.set_xlabel("epochs (one epoch = 1/q steps)")
+        ax.set_ylabel(r"$\varepsilon$ at $\delta$")
+        ax.set_title(r"SGD-1 · $T$ noisy subsampled steps, composed by the PLD accountant")
+        legend_beside(
+            ax,
+            [
+                Line2D([], [], color=PLD_COLOR, lw=2, marker="o", ms=4, label="PLD accountant"),
+                Line2D([], [], color=MARK_COLOR, marker="o", ls=":", label="the slider's epochs"),
+            ],
+        )
+
+    def _apply(self, epochs, sigma, batch_size, delta):
+        rate = sampling_rate(batch_size)
+        grid, curve = pld_curve(rate, sigma, delta)
+        self.curve.set_data(grid, np.clip(curve, self.limits[0] / 2, self.limits[1] * 2))
+        steps = training.steps_for_epochs(epochs, rate)
+        epsilon = pld_epsilon(rate, sigma, steps, delta)
+        self.epoch_line.set_data([epochs, epochs], list(self.limits))
+        self.mark.set_data([epochs], [min(max(epsilon, self.limits[0]), self.limits[1])])
+        self.state = dict(rate=rate, steps=steps, epsilon=epsilon, epochs=epochs)
+
+    def numbers(self):
+        s = self.state
+        return {
+            "sampling rate $q$": s["rate"],
+            "steps $T$": s["steps"],
+            r"$\varepsilon$ by PLD": s["epsilon"],
+        }
+
+
+# ---------------------------------------------------------------------------
+# SGD-2: Rényi divergences, one step and T steps
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def _one_step_rdp(rate, sigma):
+    """D_alpha of one step at the default orders, read-only."""
+    pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
+    values = np.asarray(renyi.rdp(pair, ORDERS), dtype=float)
+    values.setflags(write=False)
+    return values
+
+
+#: The orders drawn: dp_accounting's default list.
+ORDERS = np.array(renyi.DEFAULT_ORDERS, dtype=float)
+
+
+def conversion(alphas, rdp_values, delta):
+    """epsilon at delta from each order on its own (Balle et al. 2020, Theorem 21):
+    rdp + ln(1 - 1/alpha) - (ln delta + ln alpha) / (alpha - 1), never below 0, and 0
+    where delta >= sqrt(1 - e^-rdp) already; inf for orders at or below 1.01, which the
+    accountant does not use. The same as ``dplearn.renyi.to_epsilon`` given one order at
+    a time (the tests check), for all the orders at once.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    alphas = np.asarray(alphas, dtype=float)
+    values = np.asarray(rdp_values, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        formula = (
+            values + np.log1p(-1.0 / alphas) - (np.log(delta) + np.log(alphas)) / (alphas - 1.0)
+        )
+        trivial = delta**2 + np.expm1(-values) > 0
+    epsilons = np.where(alphas > 1.01, np.maximum(formula, 0.0), np.inf)
+    return np.where(trivial, 0.0, epsilons)
+
+
+@register
+class RenyiDivergences(Explorer):
+    """SGD-2: Rényi DP as the moments of the privacy loss, for one step and T steps.
+
+    Left: D_alpha = ln E[e^((alpha - 1) L)] / (alpha - 1) against the order alpha, for one
+    subsampled step (binomial sum at integer alpha), for T steps (T times as much: RDP
+    adds under composition), and for one step of the Gaussian without subsampling,
+    alpha / (2 sigma^2). Right: the epsilon at delta that each order gives for the T steps
+    (the conversion of Balle et al. 2020); the accountant reports the smallest.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+
+    figure_id = "SGD-2"
+    title = "Rényi DP: D_alpha against alpha, one step and T steps"
+    controls = {
+        "alpha": ORDER,
+        "sigma": NOISE_MULTIPLIER,
+        "batch_size": BATCH_SIZE,
+        "epochs": EPOCHS,
+        "delta": TARGET_DELTA,
+    }
+    defaults = {**DOCUMENT_SETTING, "alpha": 8.0}
+    figsize = (10.0, 3.7)
+    divergence_limits = (1e-7, 1e5)
+    epsilon_limits = (0.5, 100.0)
+
+    def _build(self):
+        left, right = self.figure.subplots(1, 2)
+        self.axes = (left, right)
+        for ax in (left, right):
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(1.05, 300)
+        (self.gaussian,) = left.plot([], [], color=GAUSSIAN_COLOR, lw=1.4, ls="--")
+        (self.one,) = left.plot([], [], color=RDP_COLOR, lw=1.6)
+        (self.many,) = left.plot([], [], color=RDP_COLOR, lw=2.6)
+        (self.order_line,) = left.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.marks,) = left.plot([], [], "o", color=MARK_COLOR, ms=6, ls="none")
+        left.set_ylim(*self.divergence_limits)
+        left.set_xlabel(r"order $\alpha$")
+        left.set_ylabel(r"$D_\alpha$")
+        left.set_title(r"SGD-2 · $D_\alpha$: one step and $T$ steps")
+        left.legend(
+            handles=[
+                Line2D([], [], color=RDP_COLOR, lw=2.6, label=r"$T$ steps: $T \times$ one"),
+                Line2D([], [], color=RDP_COLOR, lw=1.6, label="one subsampled step"),
+                Line2D(
+                    [],
+                    [],
+                    color=GAUSSIAN_COLOR,
+                    lw=1.4,
+                    ls="--",
+                    label=r"one step, no subsampling: $\alpha/(2\sigma^2)$",
+                ),
+            ],
+            loc="lower right",
+            fontsize=8.5,
+        )
+        (self.epsilons,) = right.plot([], [], color=RDP_COLOR, lw=2)
+        (self.best,) = right.plot([], [], "*", color=RDP_COLOR, ms=13, mec="black", mew=0.6)
+        (self.here,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
+        (self.here_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        right.set_ylim(*self.epsilon_limits)
+        right.set_xlabel(r"order $\alpha$")
+        right.set_ylabel(r"$\varepsilon$ at $\delta$ from this order")
+        right.set_title(r"$T$ steps: $\varepsilon$ from each order; the smallest is reported")
+        self.moving(
+            self.gaussian,
+            self.one,
+            self.many,
+            self.order_line,
+            self.marks,
+            self.epsilons,
+            self.best,
+            self.here,
+            self.here_line,
+        )
+
+    def _apply(self, alpha, sigma, batch_size, epochs, delta):
+        rate = sampling_rate(batch_size)
+        steps = training.steps_for_epochs(epochs, rate)
+        one = _one_step_rdp(rate, sigma)
+        many = steps * one
+        low, high = self.divergence_limits
+        self.gaussian.set_data(ORDERS, ORDERS / (2 * sigma**2))
+        self.one.set_data(ORDERS, np.clip(one, low / 10, high * 10))
+        self.many.set_data(ORDERS, np.clip(many, low / 10, high * 10))
+        pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
+        one_here = float(renyi.rdp(pair, alpha))
+        many_here = steps * one_here
+        self.order_line.set_data([alpha, alpha], [low, high])
+        self.marks.set_data([alpha, alpha], np.clip([one_here, many_here], low / 10, high * 10))
+        per_order = _per_order_epsilon(rate, sigma, steps, delta)
+        best_index = int(np.argmin(per_order))
+        bottom, top = self.epsilon_limits
+        self.epsilons.set_data(ORDERS, np.clip(per_order, bottom / 10, top * 10))
+        self.best.set_data([ORDERS[best_index]], [np.clip(per_order[best_index], bottom, top)])
+        epsilon_here = float(renyi.to_epsilon([alpha], [many_here], delta))
+        self.here.set_data([alpha], [np.clip(epsilon_here, bottom, top)])
+        self.here_line.set_data([alpha, alpha], [bottom, top])
+        self.state = dict(
+            steps=steps,
+            one=one_here,
+            many=many_here,
+            epsilon_here=epsilon_here,
+            best_order=float(ORDERS[best_index]),
+            best=float(per_order[best_index]),
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "steps $T$": s["steps"],
+            r"$D_\alpha$, one step": s["one"],
+            r"$D_\alpha$, $T$ steps": s["many"],
+            r"$\varepsilon$ from this $\alpha$": s["epsilon_here"],
+            r"best order $\alpha^*$": s["best_order"],
+            r"$\varepsilon$ reported (at $\alpha^*$)": s["best"],
+        }
+
+
+@functools.lru_cache(maxsize=512)
+def _per_order_epsilon(rate, sigma, steps, delta):
+    values = conversion(ORDERS, int(steps) * _one_step_rdp(rate, sigma), delta)
+    values.setflags(write=False)
+    return values
+
+
+# ---------------------------------------------------------------------------
+# SGD-3: what RDP loses against the PLD
+# ---------------------------------------------------------------------------
+
+
+@register
+class RenyiAgainstPLD(Explorer):
+    """SGD-3: epsilon at delta from RDP (converted, minimised over the orders) and from the
+    PLD, against the number of epochs.
+
+    At the SGD-1 setting, 60 epochs: RDP 2.5967 against PLD 2.3818 (RDP 9 % more);
+    sigma = 4, q = 0.01 (batch 600), 100 epochs = 10,000 steps: 1.0355 against 0.947.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+
+    figure_id = "SGD-3"
+    title = "What RDP loses: epsilon from RDP and from the PLD over epochs"
+    controls = {
+        "epochs": EPOCHS,
+        "sigma": NOISE_MULTIPLIER,
+        "batch_size": BATCH_SIZE,
+        "delta": TARGET_DELTA,
+    }
+    defaults = dict(DOCUMENT_SETTING)
+    figsize = (10.0, 3.6)
+    limits = (0.01, 200.0)
+    ratio_limits = (0.95, 1.6)
+
+    def _build(self):
+        left, right = self.figure.subplots(1, 2, width_ratios=(1.4, 1))
+        self.axes = (left, right)
+        left.set_xscale("log")
+        left.set_yscale("log")
+        (self.rdp,) = left.plot([], [], color=RDP_COLOR, lw=2)
+        (self.pld,) = left.plot([], [], color=PLD_COLOR, lw=2, marker="o", ms=4)
+        (self.epoch_line,) = left.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.marks,) = left.plot([], [], "o", color=MARK_COLOR, ms=6, ls="none")
+        left.set_xlim(0.9, 110)
+        left.set_ylim(*self.limits)
+        left.set_xlabel("epochs")
+        left.set_ylabel(r"$\varepsilon$ at $\delta$")
+        left.set_title(r"SGD-3 · RDP against the PLD")
+        left.legend(
+            handles=[
+                Line2D([], [], color=RDP_COLOR, lw=2, label="RDP, converted"),
+                Line2D([], [], color=PLD_COLOR, lw=2, marker="o", ms=4, label="PLD"),
+            ],
+            loc="upper left",
+            fontsize=9,
+        )
+        right.set_xscale("log")
+        right.axhline(1.0, color="0.7", lw=0.8)
+        (self.ratio,) = right.plot([], [], color="black", lw=1.8, marker="o", ms=4)
+        (self.ratio_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.ratio_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
+        right.set_xlim(0.9, 110)
+        right.set_ylim(*self.ratio_limits)
+        right.set_xlabel("epochs")
+        right.set_ylabel(r"$\varepsilon_{\mathrm{RDP}} / \varepsilon_{\mathrm{PLD}}$")
+        right.set_title("how much more RDP reports")
+        self.moving(
+            self.rdp,
+            self.pld,
+            self.epoch_line,
+            self.marks,
+            self.ratio,
+            self.ratio_line,
+            self.ratio_mark,
+        )
+
+    def _apply(self, epochs, sigma, batch_size, delta):
+        rate = sampling_rate(batch_size)
+        grid, pld = pld_curve(rate, sigma, delta)
+        rdp_grid, rdp = rdp_curve(rate, sigma, delta)
+        low, high = self.limits
+        self.pld.set_data(grid, np.clip(pld, low / 2, high * 2))
+        self.rdp.set_data(rdp_grid, np.clip(rdp, low / 2, high * 2))
+        rdp_on_grid = np.array(
+            [rdp_epsilon(rate, sigma, int(t), delta) for t in training.steps_for_epochs(grid, rate)]
+        )
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = np.where(pld > 0, rdp_on_grid / pld, np.nan)
+        bottom, top = self.ratio_limits
+        self.ratio.set_data(grid, np.clip(ratios, bottom - 1, top + 1))
+        steps = training.steps_for_epochs(epochs, rate)
+        pld_here = pld_epsilon(rate, sigma, steps, delta)
+        rdp_here = rdp_epsilon(rate, sigma, steps, delta)
+        self.epoch_line.set_data([epochs, epochs], [low, high])
+        self.marks.set_data([epochs, epochs], np.clip([pld_here, rdp_here], low, high))
+        ratio = rdp_here / pld_here if pld_here > 0 else float("inf")
+        self.ratio_line.set_data([epochs, epochs], [bottom, top])
+        self.ratio_mark.set_data([epochs], [np.clip(ratio, bottom, top)])
+        self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
+
+    def numbers(self):
+        s = self.state
+        return {
+            "steps $T$": s["steps"],
+            r"$\varepsilon$ by RDP": s["rdp"],
+            r"$\varepsilon$ by PLD": s["pld"],
+            "RDP reports more by": f"{(s['ratio'] - 1) * 100:.1f} %",
+        }
+
+
+# ---------------------------------------------------------------------------
+# SGD-4: a real training run
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _data():
+    return training.breast_cancer(rng=np.random.default_rng(SPLIT_SEED))
+
+
+@functools.lru_cache(maxsize=256)
+def training_runs(sigma, batch_size, clip_norm):
+    """(DP-SGD run, non-private run) of SGD-4 for MAX_TRAINING_EPOCHS epochs, seeded.
+
+    The epsilon per epoch is the PLD accountant's; it depends on sigma and the batch size
+    only, so a new clipping norm reuses the accountant's cached values. Both runs draw the
+    same batches.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    data = _data()
+    rate = int(batch_size) / data.size
+    private = training.dp_sgd(
+        data,
+        sampling_rate=rate,
+        noise_multiplier=sigma,
+        clip_norm=clip_norm,
+        epochs=MAX_TRAINING_EPOCHS,
+        learning_rate=LEARNING_RATE,
+        rng=np.random.default_rng(RUN_SEED),
+    )
+    return private, _baseline(batch_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _baseline(batch_size):
+    data = _data()
+    return training.non_private_sgd(
+        data,
+        sampling_rate=int(batch_size) / data.size,
+        epochs=MAX_TRAINING_EPOCHS,
+        learning_rate=LEARNING_RATE,
+        rng=np.random.default_rng(RUN_SEED),
+    )
+
+
+@register
+class TrainingRun(Explorer):
+    """SGD-4: DP-SGD of a logistic regression on real data, against the non-private model.
+
+    The breast cancer data of scikit-learn (569 tumours, 30 features; 427 to train, 142
+    to test), a seeded split and seeded runs. Left: test accuracy after each epoch, DP-SGD
+    (per-example clipping to norm C, Gaussian noise sigma C on the sum, Poisson batches)
+    and the same loop without clipping or noise. Right: test accuracy against the epsilon
+    spent so far (delta = 1e-5), epoch by epoch.
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+
+    figure_id = "SGD-4"
+    title = "A real training run: test accuracy against epsilon, beside the non-private model"
+    controls = {
+        "epochs": Control(
+            "epochs", 1, MAX_TRAINING_EPOCHS, integer=True, description="epochs trained"
+        ),
+        "sigma": _released(NOISE_MULTIPLIER.replace(maximum=20.0)),
+        "batch_size": _released(
+            Control("batch size", 8, 213, integer=True, description="expected batch size (of 427)")
+        ),
+        "clip_norm": _released(
+            Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+        ),
+    }
+    defaults = {"epochs": 30, "sigma": 4.0, "batch_size": 32, "clip_norm": 1.0}
+    figsize = (10.0, 3.7)
+    accuracy_limits = (0.5, 1.0)
+    epsilon_limits = (0.05, 50.0)
+    delta = 1e-5
+
+    def _build(self):
+        left, right = self.figure.subplots(1, 2)
+        self.axes = (left, right)
+        (self.baseline,) = left.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
+        (self.private,) = left.plot([], [], color=PLD_COLOR, lw=2)
+        (self.epoch_line,) = left.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.mark,) = left.plot([], [], "o", color=MARK_COLOR, ms=6)
+        left.set_xlim(0, MAX_TRAINING_EPOCHS + 0.5)
+        left.set_ylim(*self.accuracy_limits)
+        left.set_xlabel("epoch")
+        left.set_ylabel("test accuracy")
+        left.set_title("SGD-4 · DP-SGD against the non-private model")
+        left.legend(
+            handles=[
+                Line2D([], [], color=PLD_COLOR, lw=2, label="DP-SGD"),
+                Line2D([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--", label="non-private"),
+            ],
+            loc="lower right",
+            fontsize=9,
+        )
+        right.set_xscale("log")
+        (self.baseline_level,) = right.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
+        (self.tradeoff,) = right.plot([], [], color=PLD_COLOR, lw=1.6, marker="o", ms=3)
+        (self.tradeoff_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=7)
+        right.set_xlim(*self.epsilon_limits)
+        right.set_ylim(*self.accuracy_limits)
+        right.set_xlabel(r"$\varepsilon$ spent so far ($\delta = 10^{-5}$, PLD accountant)")
+        right.set_ylabel("test accuracy")
+        right.set_title(r"accuracy against $\varepsilon$, epoch by epoch")
+        self.moving(
+            self.baseline,
+            self.private,
+            self.epoch_line,
+            self.mark,
+            self.baseline_level,
+            self.tradeoff,
+            self.tradeoff_mark,
+        )
+
+    def _apply(self, epochs, sigma, batch_size, clip_norm):
+        private, baseline = training_runs(sigma, batch_size, clip_norm)
+        shown = slice(0, int(epochs))
+        x = private.epochs[shown]
+        self.private.set_data(x, private.test_accuracy[shown])
+        self.baseline.set_data(baseline.epochs[shown], baseline.test_accuracy[shown])
+        accuracy = float(private.test_accuracy[epochs - 1])
+        self.epoch_line.set_data([epochs, epochs], list(self.accuracy_limits))
+        self.mark.set_data([epochs], [accuracy])
+        low, high = self.epsilon_limits
+        epsilons = np.clip(private.epsilon[shown], low, high)
+        self.tradeoff.set_data(epsilons, private.test_accuracy[shown])
+        self.tradeoff_mark.set_data([epsilons[-1]], [accuracy])
+        level = float(baseline.test_accuracy[epochs - 1])
+        self.baseline_level.set_data([low, high], [level, level])
+        steps = int(private.steps[epochs - 1])
+        self.state = dict(
+            accuracy=accuracy,
+            baseline=level,
+            pld=float(private.epsilon[epochs - 1]),
+            rdp=rdp_epsilon(private.sampling_rate, sigma, steps, self.delta),
+            steps=steps,
+            batch=float(np.mean(private.batch_sizes)),
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "test accuracy, DP-SGD": s["accuracy"],
+            "test accuracy, non-private": s["baseline"],
+            r"$\varepsilon$ by PLD": s["pld"],
+            r"$\varepsilon$ by RDP": s["rdp"],
+            "steps $T$": s["steps"],
+            "mean batch size drawn": s["batch"],
+        }
