@@ -292,7 +292,7 @@ def test_laplace_cdf_density_and_quantile_agree():
     assert composed.loss_quantile(1.0) == -composed.max_loss
     # CDF from the bottom agrees with 1 - P[L > x] where both are accurate.
     middle = np.linspace(0.05, 4.0, 30)
-    assert np.allclose(composed.loss_cdf(middle), 1 - composed._exceeds(middle), atol=1e-14)
+    assert np.allclose(composed.loss_cdf(middle), 1 - composed.exceeds(middle), atol=1e-14)
 
 
 @pytest.mark.parametrize(("scale", "sensitivity", "k"), [(2.0, 1, 8), (5.0, 3, 6), (0.7, 2, 10)])
