@@ -15,6 +15,7 @@ Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -79,7 +80,31 @@ GAUSSIAN_SIGMA_CONTROL = SIGMA.replace(minimum=0.5, maximum=5.0)
 SENSITIVITY_CONTROL = SENSITIVITY.replace(minimum=0.25, maximum=4.0)
 # e^epsilon must stay on the e^L axes (their top is 14).
 GAUSSIAN_EPSILON = EPSILON.replace(minimum=0.05, maximum=2.5)
-OUTPUT_CONTROL = Control(r"output $O$", *OUTPUT_LIMITS, step=0.1, description="a marked output")
+
+
+@dataclass(frozen=True)
+class DecimalControl(Control):
+    """A linear slider whose readout shows ``decimals`` decimals, as the figure uses it.
+
+    With the default readout (four significant digits) an output of 1000.5 reads "1001"
+    on the slider while the figure, the text and the table use 1000.5.
+    """
+
+    decimals: int = 1
+
+    def slider(self, value, name=None):
+        slider = super().slider(value, name)
+        slider.readout_format = f".{self.decimals}f"
+        return slider
+
+    def shown(self, value):
+        """The value as the slider and the readout show it."""
+        return f"{float(value):.{self.decimals}f}"
+
+
+OUTPUT_CONTROL = DecimalControl(
+    r"output $O$", *OUTPUT_LIMITS, step=0.1, description="a marked output", decimals=1
+)
 POSITION_CONTROL = Control(
     r"position $x$", 1e-4, 0.5, log=True, description="probability position of a marked output"
 )
@@ -336,6 +361,10 @@ class _LaplaceOutputs(_Figure):
 class LaplaceDensities(_LaplaceOutputs):
     """PLRV-1: densities of A(D1) and A(D2) with three outputs and the odds they give.
 
+    D1's count stays at 1000: the three outputs are where the text puts them, and only
+    their distances to the two counts matter (a count slider moved the curves away from
+    the marks, which then all read the same factor).
+
     Taught in: 01-measure-privacy-loss.ipynb
     """
 
@@ -344,7 +373,6 @@ class LaplaceDensities(_LaplaceOutputs):
     controls = {
         "scale": LAPLACE_SCALE_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
-        "count": COUNT,
         "output1": OUTPUT_CONTROL.replace(label=r"$O_1$"),
         "output2": OUTPUT_CONTROL.replace(label=r"$O_2$"),
         "output3": OUTPUT_CONTROL.replace(label=r"$O_3$"),
@@ -352,7 +380,6 @@ class LaplaceDensities(_LaplaceOutputs):
     defaults = {
         "scale": LAPLACE_SCALE,
         "sensitivity": 1.0,
-        "count": COUNT_D1,
         "output1": MARKED_OUTPUTS[0],
         "output2": MARKED_OUTPUTS[1],
         "output3": MARKED_OUTPUTS[2],
@@ -391,8 +418,8 @@ class LaplaceDensities(_LaplaceOutputs):
         )
         ax.legend(loc="upper right", fontsize=9)
 
-    def _apply(self, scale, sensitivity, count, output1, output2, output3):
-        noise = self._noise(scale, sensitivity, count)
+    def _apply(self, scale, sensitivity, output1, output2, output3):
+        noise = self._noise(scale, sensitivity, COUNT_D1)
         d1, d2 = noise.density_d1(self.grid), noise.density_d2(self.grid)
         outputs = np.array([output1, output2, output3], dtype=float)
         o_d1, o_d2 = noise.density_d1(outputs), noise.density_d2(outputs)
@@ -410,7 +437,8 @@ class LaplaceDensities(_LaplaceOutputs):
         result = {r"$\varepsilon = \Delta / b$": self.noise.max_loss}
         for index, output in enumerate(self.outputs):
             name = f"O_{index + 1}"
-            result[f"${name}$"] = float(output)
+            # As the slider shows it (1000.5, not the table's four digits, 1000).
+            result[f"${name}$"] = OUTPUT_CONTROL.shown(output)
             result[rf"$\Pr[\mathcal{{A}}(D_1) = {name}] / \Pr[\mathcal{{A}}(D_2) = {name}]$"] = (
                 float(self.ratios[index])
             )
@@ -497,19 +525,22 @@ class LaplaceLossByProbability(_Figure):
 
     figure_id = "PLRV-3"
     title = "Laplace noise: e^L against probability"
+    # Delta/b stays at most 4 here, so that both steps e^(+-Delta/b) stay on the axes.
     controls = {
-        "scale": LAPLACE_SCALE_CONTROL,
-        "sensitivity": SENSITIVITY_CONTROL,
+        "scale": LAPLACE_SCALE_CONTROL.replace(minimum=0.5),
+        "sensitivity": SENSITIVITY_CONTROL.replace(maximum=2.0),
         "epsilon": EPSILON.replace(minimum=0.05, maximum=1.6),
     }
     defaults = {"scale": LAPLACE_SCALE, "sensitivity": 1.0, "epsilon": DOCUMENT_EPSILON}
     figsize = (9.0, 3.8)
+    #: The e^L axis (log scale): e^(+-4) with room for the brackets above.
+    ratio_limits = (np.exp(-4.0) / 1.5, np.exp(4.0) * 6.0)
 
     def _create(self):
         ax = self.axes = self.figure.subplots()
         (self.curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$e^{\mathcal{L}}$")
         (self.epsilon_line,) = ax.plot(
-            [0, 1], [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
+            [0, 1], [1, 1], color=BAD_COLOR, ls="--", lw=1.2, label=r"$e^{\varepsilon}$"
         )
         # Brackets along the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
@@ -523,7 +554,9 @@ class LaplaceLossByProbability(_Figure):
             self.moving(bracket, label)
         self.moving(self.curve, self.epsilon_line)
         ax.set_xlim(0, 1)
-        ax.set_ylim(0, 5.0)
+        # Log scale: x3 and /3 are the same length, and every step the sliders reach fits.
+        ax.set_yscale("log")
+        ax.set_ylim(*self.ratio_limits)
         ax.set_xlabel(
             r"probability position $x$ "
             r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
@@ -532,7 +565,8 @@ class LaplaceLossByProbability(_Figure):
         ax.set_title(
             r"PLRV-3 · $e^{\mathcal{L}}$ as a random variable: width on the $x$-axis is probability"
         )
-        ax.legend(loc="center right", fontsize=9)
+        # Below the top step (e^L >= 1 for x < 1/2): the curve never passes there.
+        ax.legend(loc="lower left", fontsize=9)
 
     def _apply(self, scale, sensitivity, epsilon):
         noise = privacy_loss.laplace(scale, sensitivity)
@@ -545,7 +579,17 @@ class LaplaceLossByProbability(_Figure):
         for index, (bracket, label) in enumerate(self.brackets):
             left, right = corners[index], corners[index + 1]
             bracket.set_data([left, right], [0.94, 0.94])
-            label.set_x((left + right) / 2)
+            middle = (left + right) / 2
+            # A narrow part near an edge: its label leans inwards, inside the axes.
+            if middle > 0.92:
+                label.set_x(right - 0.005)
+                label.set_ha("right")
+            elif middle < 0.08:
+                label.set_x(left + 0.005)
+                label.set_ha("left")
+            else:
+                label.set_x(middle)
+                label.set_ha("center")
             label.set_text(_fraction_text(widths[index]))
 
     def numbers(self):
