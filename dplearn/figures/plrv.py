@@ -37,6 +37,7 @@ from dplearn.figures.controls import (
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.grids import curve_positions, probability_positions
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
 
 __all__ = [
@@ -1267,7 +1268,14 @@ class DistinguishingEvents(_Figure):
         "scale": LAPLACE_SCALE,
     }
     figsize = (10.0, 4.0)
+    #: The zoom's widths: the smallest that holds 2.5 times the published mass is shown.
+    zooms = (*(float(f"{m * 10.0**e:g}") for e in range(-6, 0) for m in (1, 2, 5)), 1.0)
     zoom = 0.02
+
+    @classmethod
+    def zoom_for(cls, published):
+        """The zoom's right end: the published block fills at most 40 % of it."""
+        return next((zoom for zoom in cls.zooms if zoom >= 2.5 * published), 1.0)
 
     def _create(self):
         whole, zoomed = self.figure.subplots(1, 2, sharey=True)
@@ -1289,7 +1297,11 @@ class DistinguishingEvents(_Figure):
             self.areas.append(area)
             self.moving(curve, area)
             ax.set_xlim(0, right)
-            ax.set_xlabel(r"probability position $x$")
+        whole.set_xlabel(r"probability position $x$")
+        # The zoom follows the published mass (a fixed x < 0.02 was one solid block at
+        # threshold 3): its ticks move with it.
+        self.zoom_axis = MovingXAxis(zoomed, self.moving)
+        static_xlabel(zoomed, r"probability position $x$ (zoom)")
         self.note = zoomed.text(
             0.45,
             0.45,
@@ -1302,11 +1314,7 @@ class DistinguishingEvents(_Figure):
         whole.set_ylim(0, 1.3)
         whole.set_ylabel(CAPPED_RATIO_TEXT)
         whole.set_title("PLRV-10 · thresholding (whole axis)")
-        zoomed.set_title(
-            rf"zoom on $x < {self.zoom:g}$: published counts, $\mathcal{{L}} = \infty$"
-        )
-        # Five ticks: the zoomed axis's labels are long (0.0125) and would touch.
-        zoomed.set_xticks(np.linspace(0, self.zoom, 5))
+        zoomed.set_title(r"zoom on the published counts, $\mathcal{L} = \infty$")
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, threshold, scale):
@@ -1319,6 +1327,8 @@ class DistinguishingEvents(_Figure):
         for curve, area in zip(self.curves, self.areas, strict=True):
             curve.set_data([0, published, published, 1], [0, 0, rest, rest])
             area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
+        self.zoom = self.zoom_for(published)
+        self.zoom_axis.set_limits(0.0, self.zoom)
         shown = (_value_text(width), _value_text(delta))
         same = shown[0] == shown[1]
         deltas = f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}"
