@@ -31,7 +31,7 @@ def _open_solutions(exercise_id):
             box.solution_button.disabled = False
 
 
-exercises._ON_FIRST_ATTEMPT.append(_open_solutions)
+exercises.on_first_attempt(_open_solutions)
 
 _MARKS = {
     exercises.CORRECT: ("✔ Correct.", "#1a7f37"),
@@ -108,7 +108,7 @@ class ExerciseBox(widgets.VBox):
         self.feedback.add_class("dplearn-feedback")
         self.solution_button = widgets.Button(
             description="Show solution",
-            disabled=exercise.id not in exercises._ATTEMPTED,
+            disabled=not exercises.attempted(exercise.id),
             tooltip="The worked solution opens after your first attempt.",
         )
         self.solution_button.add_class("dplearn-show-solution")
@@ -148,7 +148,7 @@ class ExerciseBox(widgets.VBox):
 
     def show_solution(self):
         """Shows the worked solution, once an answer was checked."""
-        if self.exercise.id not in exercises._ATTEMPTED:
+        if not exercises.attempted(self.exercise.id):
             return
         from IPython.display import Markdown
 

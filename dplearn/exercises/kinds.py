@@ -1,0 +1,600 @@
+"""The kinds of exercise, and what a bank builds them with.
+
+A bank (``lessonNN.py``) lists its exercises with the constructors here: ``number`` (a
+numeric answer, text such as ``ln(3)/2`` read safely by ``_expressions``), ``choice`` (an
+option's letter) and ``function`` (a Python callable, or a formula typed as text, run on
+several inputs, edge cases included, against the reference); each with its ``mistake``s
+(a wrong computation with its own hint) and a ``Tolerance`` (``relative``, ``absolute``,
+``exact``). Checking an answer gives a ``Result``. Nothing here keeps state: finding the
+banks and the kernel's record of attempts are in ``registry``.
+
+Taught in: the "Exercises" section of every lesson notebook.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dplearn.exercises._expressions import NotReadable, read_function, read_number
+
+__all__ = [
+    "Exercise",
+    "NumberExercise",
+    "ChoiceExercise",
+    "FunctionExercise",
+    "Mistake",
+    "Result",
+    "Tolerance",
+    "relative",
+    "absolute",
+    "exact",
+    "number",
+    "choice",
+    "function",
+    "mistake",
+    "KINDS",
+    "CORRECT",
+    "MISTAKE",
+    "NOT_YET",
+    "NO_ANSWER",
+]
+
+_ID_PATTERN = re.compile(r"^(\d\d)\.[a-z0-9]+(?:-[a-z0-9]+)*$")
+_HINT_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+#: The status of a checked answer (``Result.status``).
+NO_ANSWER, CORRECT, MISTAKE, NOT_YET = "no-answer", "correct", "mistake", "not-yet"
+
+#: The kinds of answer an exercise takes.
+KINDS = ("number", "choice", "function")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a check says about one answer.
+
+    Attributes:
+      exercise_id: the exercise checked.
+      status: "correct", "mistake" (an anticipated one, named by ``hint``), "not-yet"
+        (wrong, no anticipated mistake) or "no-answer" (empty or unreadable).
+      message: what the learner reads.
+      hint: the id of the anticipated mistake the answer matched, else None.
+      recorded: the answer as the grader re-checks it (JSON-ready), None if there is none.
+    """
+
+    exercise_id: str
+    status: str
+    message: str
+    hint: str | None = None
+    recorded: object = None
+
+    @property
+    def correct(self):
+        """True when the answer is right within the exercise's tolerance."""
+        return self.status == CORRECT
+
+    @property
+    def attempted(self):
+        """True for a readable answer (right or wrong): it opens the worked solution."""
+        return self.status != NO_ANSWER
+
+    @property
+    def verdict(self):
+        """One or two words for a table: correct, not yet, no answer."""
+        return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
+
+    def _mark(self):
+        return {CORRECT: "✔ Correct.", NO_ANSWER: "…"}.get(self.status, "✘ Not yet.")
+
+    def __str__(self):
+        return f"{self.exercise_id}: {self._mark()} {self.message}"
+
+    def _repr_markdown_(self):
+        if self.status == NO_ANSWER:
+            # Quiet: every answer cell shows this until the learner answers from code.
+            return f"<span style='color:#57606a'>{self.exercise_id}: {self.message}</span>"
+        return f"**{self.exercise_id} · {self._mark()}** {self.message}"
+
+
+# ------------------------------------------------------------------------- tolerances
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How close a number must be to count as equal: relative, absolute, or exact.
+
+    A value v matches a target t when |v - t| <= max(relative * |t|, absolute); two
+    infinities of the same sign match.
+    """
+
+    relative: float = 0.0
+    absolute: float = 0.0
+    whole: bool = False
+
+    def accepts(self, value, target):
+        """True when value lies within this tolerance of target."""
+        value, target = float(value), float(target)
+        if math.isnan(value) or math.isnan(target):
+            return False
+        if math.isinf(value) or math.isinf(target):
+            return value == target
+        if self.whole:
+            return value == target
+        return abs(value - target) <= max(self.relative * abs(target), self.absolute)
+
+    def describe(self):
+        """The tolerance in words, as the feedback states it."""
+        if self.whole:
+            return "exactly (a whole number)"
+        parts = []
+        if self.relative >= 1e-3:
+            parts.append(f"{self.relative * 100:g} % of the expected value")
+        elif self.relative:
+            parts.append(f"a relative error of {self.relative:.0e} of the expected value")
+        if self.absolute:
+            parts.append(f"±{self.absolute:g}")
+        return "within " + " or ".join(parts)
+
+
+def relative(fraction, absolute=0.0):
+    """Tolerance of ``fraction`` of the expected value (0.005 is 0.5 %)."""
+    return Tolerance(relative=fraction, absolute=absolute)
+
+
+def absolute(amount):
+    """Tolerance of ± ``amount``."""
+    return Tolerance(absolute=amount)
+
+
+def exact():
+    """A whole number, exactly."""
+    return Tolerance(whole=True)
+
+
+# --------------------------------------------------------------------------- mistakes
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """An anticipated wrong computation and the hint it gets.
+
+    Attributes:
+      id: short name, lower-case words joined by "-" (it names the CSS class
+        ``dplearn-hint-<id>``).
+      message: the hint: it names the slip without giving the answer away.
+      compute: for a number exercise, a function of no argument returning the wrong
+        number; for a function exercise, the wrong function itself; None for a choice.
+      source: for a function exercise, the wrong function as a formula a learner could
+        type (what tests put into the answer boxes and answer cells).
+      option: for a choice, the letter of the wrong option.
+    """
+
+    id: str
+    message: str
+    compute: Callable | None = None
+    source: str | None = None
+    option: str | None = None
+
+    def answer(self):
+        """An answer that triggers this hint."""
+        if self.option is not None:
+            return self.option
+        if self.source is not None:
+            return self.source
+        return float(self.compute())
+
+
+def mistake(id, message, compute=None, source=None):
+    """An anticipated mistake of a number or function exercise (see ``Mistake``)."""
+    return Mistake(id, message, compute, source)
+
+
+# -------------------------------------------------------------------------- exercises
+
+
+def _as_number(answer):
+    """(value, None) for one real number, else (None, why it is not one)."""
+    if answer is None:
+        return None, "no answer yet"
+    if isinstance(answer, str):
+        try:
+            return read_number(answer), None
+        except NotReadable as problem:
+            return None, f"I could not read that: {problem}"
+    if isinstance(answer, bool | np.bool_):
+        return None, "that is True or False, not a number"
+    if isinstance(answer, numbers.Real | np.number):
+        if isinstance(answer, complex | np.complexfloating):
+            return None, "that is a complex number"
+        return float(answer), None
+    try:
+        array = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        return None, f"expected a number, got {type(answer).__name__}"
+    if array.size != 1:
+        return None, f"expected one number, got {array.size} of them"
+    return float(array.reshape(())), None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """What every exercise has; see NumberExercise, ChoiceExercise and FunctionExercise.
+
+    Attributes:
+      id: "NN.short-name", NN the lesson number.
+      title: a few words, the heading of the exercise in the notebook.
+      question: the question in markdown ($…$ for formulas), as the notebook shows it.
+      solution: the worked solution in markdown: a short derivation.
+      mistakes: the anticipated mistakes, each with its own hint.
+      advice: said when a wrong answer matches no anticipated mistake.
+    """
+
+    id: str
+    title: str
+    question: str
+    solution: str
+    mistakes: tuple = ()
+    advice: str = ""
+    kind = "exercise"
+    #: The options of a choice (letter -> text); None for the other kinds.
+    options = None
+
+    def __post_init__(self):
+        if not _ID_PATTERN.match(self.id):
+            raise ValueError(f"exercise id must look like '02.delta-two', got {self.id!r}")
+        object.__setattr__(self, "mistakes", tuple(self.mistakes))
+        ids = [item.id for item in self.mistakes]
+        for hint in ids:
+            if not _HINT_PATTERN.match(hint):
+                raise ValueError(f"{self.id}: mistake id must be lower-case words, got {hint!r}")
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.id}: two mistakes share an id: {ids}")
+        if len(ids) < 2:
+            raise ValueError(f"{self.id}: anticipate at least two mistakes, got {len(ids)}")
+
+    @property
+    def lesson(self):
+        """The lesson number, from the id."""
+        return int(self.id[:2])
+
+    @property
+    def css_class(self):
+        """``dplearn-exercise-NN-short-name``, the class of this exercise's answer box."""
+        return "dplearn-exercise-" + self.id.replace(".", "-")
+
+    def reference(self):
+        """An answer that ``check`` accepts."""
+        raise NotImplementedError
+
+    def check(self, answer):
+        """Checks an answer; never raises for a bad answer. Returns a ``Result``."""
+        raise NotImplementedError
+
+    def check_recorded(self, recorded):
+        """Re-checks an answer as ``Result.recorded`` holds it (the grader's side)."""
+        return self.check(recorded)
+
+    def answer_help(self):
+        """What the answer box says to type."""
+        raise NotImplementedError
+
+    def code_help(self):
+        """What the answer cell says to put in place of None (Python, not box text)."""
+        raise NotImplementedError
+
+    def widget(self):
+        """The answer box (ipywidgets): input, Check, feedback, Show solution."""
+        from dplearn.exercises._widget import ExerciseBox
+
+        return ExerciseBox(self)
+
+    def _result(self, status, message, hint=None, recorded=None):
+        return Result(self.id, status, message, hint, recorded)
+
+    def _wrong(self, hint_id, recorded):
+        for item in self.mistakes:
+            if item.id == hint_id:
+                return self._result(MISTAKE, item.message, item.id, recorded)
+        raise KeyError(hint_id)
+
+
+@dataclass(frozen=True)
+class NumberExercise(Exercise):
+    """An exercise answered by one number, within a stated tolerance.
+
+    Attributes:
+      compute: function of no argument returning the reference, computed with the package.
+      tolerance: a ``Tolerance`` (``relative(0.005)``, ``absolute(0.001)``, ``exact()``).
+    """
+
+    compute: Callable = None
+    tolerance: Tolerance = field(default_factory=lambda: relative(0.005))
+    kind = "number"
+
+    def reference(self):
+        return float(self.compute())
+
+    def answer_help(self):
+        if self.tolerance.whole:
+            return "a whole number"
+        return "a number, or a formula such as ln(3)/2 or 1e-5"
+
+    def code_help(self):
+        if self.tolerance.whole:
+            return "a whole number"
+        return 'a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'
+
+    def check(self, answer):
+        value, problem = _as_number(answer)
+        if problem is not None:
+            return self._result(NO_ANSWER, problem[0].upper() + problem[1:] + ".")
+        recorded = answer if isinstance(answer, str) else value
+        if math.isnan(value):
+            return self._result(NO_ANSWER, "That is NaN, not a number: did a computation fail?")
+        if self.tolerance.accepts(value, self.reference()):
+            return self._result(CORRECT, f"Right, {self.tolerance.describe()}.", None, recorded)
+        for item in self.mistakes:
+            if self.tolerance.accepts(value, float(item.compute())):
+                return self._wrong(item.id, recorded)
+        advice = f" {self.advice}" if self.advice else ""
+        return self._result(
+            NOT_YET,
+            f"That is not {self.tolerance.describe()}, and it is none of the usual slips." + advice,
+            None,
+            recorded,
+        )
+
+
+@dataclass(frozen=True)
+class ChoiceExercise(Exercise):
+    """An exercise answered by choosing one option; each wrong option has its own hint.
+
+    Attributes:
+      options: letter -> option text, in the order shown ({"a": ..., "b": ...}).
+      answer: the letter of the right option.
+      praise: said with "correct" (why the right option is right, in one sentence).
+    """
+
+    options: dict = field(default_factory=dict)
+    answer: str = ""
+    praise: str = ""
+    kind = "choice"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.answer not in self.options:
+            raise ValueError(f"{self.id}: answer {self.answer!r} is not one of the options")
+        wrong = {item.option for item in self.mistakes}
+        expected = set(self.options) - {self.answer}
+        if wrong != expected:
+            raise ValueError(f"{self.id}: every wrong option needs one hint: {sorted(expected)}")
+
+    def reference(self):
+        return self.answer
+
+    def answer_help(self):
+        return f'the letter of your choice, e.g. "{next(iter(self.options))}"'
+
+    def code_help(self):
+        return self.answer_help()
+
+    def _letter(self, answer):
+        if isinstance(answer, str):
+            text = answer.strip().strip("()").strip()
+            if text.lower() in self.options:
+                return text.lower()
+            for letter, option in self.options.items():
+                if text.casefold() == option.strip().casefold():
+                    return letter
+        return None
+
+    def check(self, answer):
+        if answer is None or (isinstance(answer, str) and not answer.strip()):
+            return self._result(NO_ANSWER, "No option chosen yet.")
+        letter = self._letter(answer)
+        if letter is None:
+            letters = ", ".join(f'"{key}"' for key in self.options)
+            return self._result(NO_ANSWER, f"Answer with one of the letters {letters}.")
+        if letter == self.answer:
+            praise = f" {self.praise}" if self.praise else ""
+            return self._result(CORRECT, f"({letter}) is right.{praise}", None, letter)
+        for item in self.mistakes:
+            if item.option == letter:
+                return self._wrong(item.id, letter)
+        raise AssertionError("unreachable: every wrong option has a mistake")
+
+
+def choice(id, title, question, options, answer, hints, solution, praise=""):
+    """A choice exercise; ``hints`` maps each wrong letter to (hint id, message)."""
+    mistakes = [
+        Mistake(hint_id, message, option=letter) for letter, (hint_id, message) in hints.items()
+    ]
+    return ChoiceExercise(
+        id,
+        title,
+        question,
+        solution,
+        mistakes,
+        options=dict(options),
+        answer=answer,
+        praise=praise,
+    )
+
+
+def _function_output(function, case):
+    """The function's value on one case as a float, or a short text saying what went wrong."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            value = function(*case)
+        value, problem = _as_number(value)
+    except Exception as error:  # a learner's function may raise anything: report it
+        return f"raised {type(error).__name__}: {str(error)[:120]}"
+    if problem is not None:
+        return "returned " + problem.replace("expected", "not").replace("got ", "")
+    return value
+
+
+@dataclass(frozen=True)
+class FunctionExercise(Exercise):
+    """An exercise answered by a function, run on several inputs against the reference.
+
+    Attributes:
+      parameters: the names of the function's arguments, in order.
+      compute: the reference function, computed with the package.
+      source: the reference as a formula in the parameters (tests type it into the box).
+      cases: argument tuples the answer is run on; include the edge cases.
+      tolerance: per case (default: relative 1e-6, absolute 1e-12).
+    """
+
+    parameters: tuple = ()
+    compute: Callable = None
+    source: str = ""
+    cases: tuple = ()
+    tolerance: Tolerance = field(default_factory=lambda: Tolerance(1e-6, 1e-12))
+    kind = "function"
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "parameters", tuple(self.parameters))
+        object.__setattr__(self, "cases", tuple(tuple(case) for case in self.cases))
+        if len(self.cases) < 3:
+            raise ValueError(f"{self.id}: run answers on at least three cases")
+
+    @property
+    def signature(self):
+        """``f(epsilon, sigma)``, as the box shows it."""
+        return f"f({', '.join(self.parameters)})"
+
+    def reference(self):
+        return self.compute
+
+    def reference_outputs(self):
+        """The reference's value on every case."""
+        return [float(self.compute(*case)) for case in self.cases]
+
+    def answer_help(self):
+        return f"a function of ({', '.join(self.parameters)}), or a formula in them as text"
+
+    def code_help(self):
+        return f"a function of ({', '.join(self.parameters)}) or a formula in them as text"
+
+    def _describe_case(self, case):
+        return ", ".join(
+            f"{name} = {value:g}" for name, value in zip(self.parameters, case, strict=True)
+        )
+
+    def check(self, answer):
+        if answer is None or (isinstance(answer, str) and not answer.strip()):
+            return self._result(NO_ANSWER, "No function yet.")
+        if isinstance(answer, str):
+            try:
+                answer = read_function(answer, self.parameters)
+            except NotReadable as problem:
+                return self._result(NO_ANSWER, f"I could not read that: {problem}.")
+        if not callable(answer):
+            return self._result(
+                NO_ANSWER,
+                f"This exercise asks for a function {self.signature}, got {type(answer).__name__}.",
+            )
+        outputs = [_function_output(answer, case) for case in self.cases]
+        return self.judge_outputs(outputs)
+
+    def check_recorded(self, recorded):
+        if recorded is None:
+            return self.check(None)
+        if not isinstance(recorded, dict) or recorded.get("cases") != [
+            list(case) for case in self.cases
+        ]:
+            return self._result(NO_ANSWER, "The answer was recorded on other inputs.")
+        return self.judge_outputs(recorded["outputs"])
+
+    def judge_outputs(self, outputs):
+        """Checks the answer's values on ``cases`` (a float, or a text saying what failed)."""
+        recorded = {"cases": [list(case) for case in self.cases], "outputs": list(outputs)}
+
+        def matches(targets):
+            return all(
+                isinstance(output, float) and self.tolerance.accepts(output, target)
+                for output, target in zip(outputs, targets, strict=True)
+            )
+
+        if matches(self.reference_outputs()):
+            return self._result(
+                CORRECT,
+                f"Right on all {len(self.cases)} inputs, edge cases included "
+                f"({self.tolerance.describe()}).",
+                None,
+                recorded,
+            )
+        for item in self.mistakes:
+            if matches([float(item.compute(*case)) for case in self.cases]):
+                return self._wrong(item.id, recorded)
+        reference = self.reference_outputs()
+        for case, output, target in zip(self.cases, outputs, reference, strict=True):
+            if not (isinstance(output, float) and self.tolerance.accepts(output, target)):
+                advice = f" {self.advice}" if self.advice else ""
+                if isinstance(output, float):
+                    said = f"gives {output:.6g}, which is not {self.tolerance.describe()}"
+                else:
+                    said = output
+                return self._result(
+                    NOT_YET,
+                    f"At {self._describe_case(case)} your function {said}.{advice}",
+                    None,
+                    recorded,
+                )
+        raise AssertionError("unreachable: some case differs")
+
+
+def number(id, title, question, compute, mistakes, solution, tolerance=None, advice=""):
+    """A number exercise (see ``NumberExercise``); tolerance defaults to 0.5 %."""
+    return NumberExercise(
+        id,
+        title,
+        question,
+        solution,
+        tuple(mistakes),
+        advice,
+        compute=compute,
+        tolerance=tolerance or relative(0.005),
+    )
+
+
+def function(
+    id,
+    title,
+    question,
+    parameters,
+    compute,
+    source,
+    cases,
+    mistakes,
+    solution,
+    advice="",
+    tolerance=None,
+):
+    """A function exercise (see ``FunctionExercise``)."""
+    return FunctionExercise(
+        id,
+        title,
+        question,
+        solution,
+        tuple(mistakes),
+        advice,
+        parameters=tuple(parameters),
+        compute=compute,
+        source=source,
+        cases=tuple(cases),
+        tolerance=tolerance or Tolerance(1e-6, 1e-12),
+    )
