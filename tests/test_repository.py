@@ -128,7 +128,11 @@ def test_notebook_names_sort_in_teaching_order():
     for path in NOTEBOOKS:
         assert re.fullmatch(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb", path.name), path.name
     numbers = [int(path.name[:2]) for path in NOTEBOOKS]
-    assert numbers == list(range(1, len(numbers) + 1)), "lessons are numbered 01, 02, ... in order"
+    # Lesson 00, the opening, comes before lesson 01.
+    first = 0 if numbers and numbers[0] == 0 else 1
+    assert numbers == list(range(first, first + len(numbers))), (
+        "lessons are numbered 00 (or 01), 01, 02, ... in order"
+    )
 
 
 # README ---------------------------------------------------------------------------------
