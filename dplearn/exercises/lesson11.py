@@ -201,7 +201,7 @@ EXERCISES = [
         },
         praise="Adding D_α is exact; converting a few moments into a tail bound is not.",
         solution=(
-            "RDP composes exactly: $D_\\alpha$ of $T$ steps is $T$ times one step's. What "
+            "RDP composes exactly: summing the steps' divergences loses nothing. What "
             "loses is the last step: from $D_\\alpha$, i.e. the moment "
             "$\\mathbb{E}[e^{(\\alpha - 1)\\mathcal{L}}]$, the conversion bounds "
             "$\\delta(\\varepsilon) = \\mathbb{E}[\\max(0, 1 - e^{\\varepsilon - \\mathcal{L}})]$ "
