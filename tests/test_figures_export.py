@@ -1,6 +1,6 @@
 """`python -m dplearn.figures --out DIR` writes every figure of the lessons.
 
-The ids of LESSONS.md are listed here, not read from it (CI's clone may not have it):
+The ids of docs/figures.md, the figure catalogue, are listed here, not read from it:
 each must be exported, and so must every registered figure, extra ones included.
 """
 

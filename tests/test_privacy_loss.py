@@ -26,7 +26,8 @@ def test_gaussian_document_setting():
     pair = privacy_loss.gaussian(math.sqrt(3))
     assert pair.loss_exceeds(LN3) == pytest.approx(0.0532445015408501, rel=1e-13)
     assert pair.delta(LN3) == pytest.approx(0.0106240317332568, rel=1e-13)
-    # The closed form of delta_1 that LESSONS.md quotes: 1 - Phi((ln 3 - 1/6) / sqrt(1/3)).
+    # The closed form of delta_1 behind PLRV-7 (docs/figures.md):
+    # 1 - Phi((ln 3 - 1/6) / sqrt(1/3)).
     assert pair.loss_exceeds(LN3) == pytest.approx(
         float(
             1 - mpmath.ncdf((mpmath.log(3) - mpmath.mpf(1) / 6) / mpmath.sqrt(mpmath.mpf(1) / 3))

@@ -2,9 +2,12 @@
 
 Framework: ``explorers`` (figure objects whose artists are built once and changed in
 place), ``controls`` (what each slider offers), ``widgets`` (``explore``: sliders, numbers
-and the live figure) and ``export`` (``python -m dplearn.figures``). Lesson figures, each
-registered under its LESSONS.md id: ``plrv`` (PLRV-*), ``mechanisms`` (MECH-*),
-``noise`` (NOISE-*). Each figure object draws on the numerical core (``dplearn.privacy_loss``,
+and the live figure), ``export`` (``python -m dplearn.figures``), ``text`` (text that
+moves with a slider, drawn as cached glyphs), ``grids`` (the probability positions curves
+are drawn at) and ``style`` (colours shared by the lessons). Lesson figures, each
+registered under its id in docs/figures.md (the figure catalogue): ``plrv`` (PLRV-*),
+``mechanisms`` (MECH-*), ``noise`` (NOISE-*), ``composition`` (COMP-*), and one module per
+later topic. Each figure object draws on the numerical core (``dplearn.privacy_loss``,
 ``dplearn.calibration``, ...), which never plots.
 
 Taught in: every lesson notebook.

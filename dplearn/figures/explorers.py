@@ -1,14 +1,14 @@
 """Interactive figures as objects: artists created once, changed in place.
 
 An ``Explorer`` subclass draws one figure of the lessons (its ``figure_id`` is the id
-in LESSONS.md, such as "PLRV-7"). Its ``_build`` creates every artist once; its
+in docs/figures.md, such as "PLRV-7"). Its ``_build`` creates every artist once; its
 ``_apply(**params)`` only changes them (``set_data``, polygon vertices, text). Moving a
 slider calls ``update``, which never adds or removes artists; redrawing is left to
 the caller (``dplearn.widgets.explore`` draws the canvas once per slider move), so a
 benchmark or a test can time exactly one draw per update.
 
 Subclasses declare:
-  figure_id: the LESSONS.md id.
+  figure_id: its id in docs/figures.md, the figure catalogue.
   title: a short title for listings and exports.
   controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer;
     a control's ``applies_when`` names the options of a choice under which it matters).
@@ -38,7 +38,16 @@ __all__ = [
 ]
 
 #: Modules of dplearn.figures that hold no lesson figure.
-_FRAMEWORK_MODULES = {"__main__", "controls", "explorers", "export", "widgets"}
+_FRAMEWORK_MODULES = {
+    "__main__",
+    "controls",
+    "explorers",
+    "export",
+    "grids",
+    "style",
+    "text",
+    "widgets",
+}
 
 #: Figure id -> Explorer subclass, filled by ``register`` as lesson modules are imported.
 REGISTRY: dict[str, type[Explorer]] = {}
@@ -48,8 +57,8 @@ def load_all():
     """Imports every lesson module of ``dplearn.figures`` and returns the full registry.
 
     A lesson module is any module of the package but the framework's own, so a new
-    ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort in LESSONS.md
-    order (PLRV, MECH, NOISE, COMP; then by number).
+    ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort by section
+    (PLRV, MECH, NOISE, COMP, then the others by name), then by number.
     """
     import importlib
     import pkgutil
