@@ -179,7 +179,7 @@ class DifferencingAttack(_Figure):
         self.band.set_y(low)
         self.band.set_height(high - low)
         self.band_text.set_y(min(high + 0.01, 1.02))
-        self.band_text.set_text(f"allowed: {_percent(low)} to {_percent(high)}")
+        self.band_text.set_text(f"{_percent(low)} to {_percent(high)}")
 
     def numbers(self):
         return {
