@@ -919,6 +919,30 @@ def test_gaussian_dp_mu_names_a_pair_it_cannot_take():
     assert composition.gaussian_dp_mu(privacy_loss.gaussian(2.0)) == 0.5
 
 
+@needs_composition
+@given(
+    epsilon0=st.one_of(moderate, any_float, st.sampled_from([math.log(2), 0.6931, 1e300])),
+    delta=st.one_of(probability, any_float),
+)
+@CONTRACT
+def test_first_advanced_win_at_any_parameters(epsilon0, delta):
+    names = ("epsilon0", "delta")
+    first, error = call(composition.first_advanced_win, epsilon0, delta, names=names)
+    if error is not None:
+        return
+    if math.exp(min(epsilon0, 1.0)) >= 2:
+        assert first is None
+        return
+    assert isinstance(first, int) and first >= 1
+    if first < 10**6:
+        # The first win: advanced beats basic at k = first, not at first - 1.
+        def wins(k):
+            advanced = composition.advanced(epsilon0, 0.0, k, delta)[0]
+            return advanced < composition.basic(epsilon0, 0.0, k)[0]
+
+        assert wins(first) and (first == 1 or not wins(first - 1))
+
+
 # --- Lesson 00: randomised response and the two attacks ---------------------------------
 
 from dplearn import attacks  # noqa: E402
