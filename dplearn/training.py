@@ -259,12 +259,33 @@ class TrainingRun:
         return self.noise_multiplier > 0 and math.isfinite(self.clip_norm)
 
 
+#: Bounds that keep a run within seconds and its numbers finite: a run of more steps, a
+#: larger step size, noise or clipping norm is refused with a ValueError naming it.
+MAX_EPOCHS = 200
+MAX_STEPS = 20_000
+MAX_LEARNING_RATE = 1e3
+MAX_NOISE_MULTIPLIER = 1e6
+MAX_CLIP_NORM = 1e6
+
+
+def _bounded(name, value, largest):
+    number = check.positive(name, value, scalar=True)
+    if number > largest:
+        raise ValueError(f"{name} must be at most {largest:g}, got {value!r}")
+    return number
+
+
 def _check_run(data, sampling_rate, epochs, learning_rate, rng):
     if not isinstance(data, Dataset):
         raise ValueError(f"data must be a dplearn.training.Dataset, got {type(data).__name__}")
     rate = _sampling_rate(sampling_rate)
-    epochs = check.positive_integer("epochs", epochs)
-    learning_rate = check.positive("learning_rate", learning_rate, scalar=True)
+    epochs = check.whole("epochs", epochs, minimum=1, maximum=MAX_EPOCHS)
+    if epochs / rate > MAX_STEPS:
+        raise ValueError(
+            f"epochs must make at most {MAX_STEPS:,} steps at sampling_rate {rate!r} "
+            f"(one epoch is 1/q steps), got {epochs!r}"
+        )
+    learning_rate = _bounded("learning_rate", learning_rate, MAX_LEARNING_RATE)
     rng = check.generator(rng)
     return rate, epochs, learning_rate, rng
 
@@ -331,11 +352,12 @@ def dp_sgd(
     Args:
       data: a ``Dataset`` (``breast_cancer(rng=...)``).
       sampling_rate: q, the chance that each example joins a step's batch, in (0, 1].
-      noise_multiplier: sigma, finite and > 0: the noise added to the sum of the clipped
+      noise_multiplier: sigma, in (0, 1e6]: the noise added to the sum of the clipped
         gradients has standard deviation sigma * clip_norm.
-      clip_norm: C, finite and > 0: every per-example gradient is clipped to norm C.
-      epochs: number of epochs, a whole number >= 1 (one epoch is 1/q steps).
-      learning_rate: step size, > 0.
+      clip_norm: C, in (0, 1e6]: every per-example gradient is clipped to norm C.
+      epochs: number of epochs, a whole number in [1, 200], at most 20,000 steps in all
+        (one epoch is 1/q steps).
+      learning_rate: step size, in (0, 1000].
       rng: a numpy.random.Generator: it draws the batches and the noise.
       delta: the delta at which epsilon is reported, in (0, 1).
       method: "pld" (privacy loss distribution, tight) or "rdp" (Rényi DP), passed to
@@ -349,8 +371,8 @@ def dp_sgd(
     Taught in: 11-account-for-a-training-run.ipynb
     """
     rate, epochs, learning_rate, rng = _check_run(data, sampling_rate, epochs, learning_rate, rng)
-    noise_multiplier = check.positive("noise_multiplier", noise_multiplier, scalar=True)
-    clip_norm = check.positive("clip_norm", clip_norm, scalar=True)
+    noise_multiplier = _bounded("noise_multiplier", noise_multiplier, MAX_NOISE_MULTIPLIER)
+    clip_norm = _bounded("clip_norm", clip_norm, MAX_CLIP_NORM)
     delta = check.probability_open("delta", delta, scalar=True)
     if method not in ("pld", "rdp"):
         raise ValueError(f"method must be 'pld' or 'rdp', got {method!r}")

@@ -7,9 +7,13 @@ and a DP run with little noise against the non-private one.
 """
 
 import math
+import signal
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dplearn import training
 
@@ -298,3 +302,62 @@ def test_bad_dp_settings_are_named(data, name, value):
     setting[name] = value
     with pytest.raises(ValueError, match=name):
         training.dp_sgd(data, **setting)
+
+
+# --------------------------------------------------------------------- the contract
+
+_CONTRACT_VALUES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(
+        [
+            0.0,
+            -0.0,
+            5e-324,
+            1e-300,
+            1e-3,
+            0.5,
+            1.0,
+            2.0,
+            1e3,
+            1e6,
+            1e7,
+            1e300,
+            -1.0,
+            True,
+            "1",
+            None,
+        ]
+    ),
+)
+_PARAMETERS = ("sampling_rate", "noise_multiplier", "clip_norm", "epochs", "learning_rate", "delta")
+
+
+@settings(max_examples=120, derandomize=True, database=None, deadline=None)
+@given(name=st.sampled_from(_PARAMETERS), value=_CONTRACT_VALUES)
+def test_any_single_setting_gives_a_run_or_names_itself(data, name, value):
+    """The contract of the core: a correct result or a ValueError naming the parameter,
+    no warning, no NaN, bounded time, whatever one parameter is set to."""
+    setting = dict(
+        sampling_rate=0.25, noise_multiplier=1.0, clip_norm=1.0, epochs=2, learning_rate=0.5
+    )
+    setting[name] = value
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    signal.setitimer(signal.ITIMER_REAL, 10.0)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                run = training.dp_sgd(data, rng=np.random.default_rng(0), method="rdp", **setting)
+            except ValueError as error:
+                assert name in str(error), (name, value, str(error))
+                return
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert np.all((run.test_accuracy >= 0) & (run.test_accuracy <= 1))
+    assert np.all(np.isfinite(run.weights)) and np.all(np.isfinite(run.train_loss))
+    assert not np.any(np.isnan(run.epsilon)) and np.all(run.epsilon >= 0)
+
+
+def _too_slow(signum, frame):
+    raise AssertionError("a training run took longer than 10 s")
