@@ -213,8 +213,10 @@ class Reconstruction(_Figure):
 
     Left: averaged over five attacks (seeds 0 to 4) at n = 100, m = 400, with one
     attack (seed 0) at the slider's E. Right: that attack's 100 bits, right or wrong.
-    E moves in steps of 0.5; each step's attack is computed once and kept, and a value
-    set from code is taken to the nearest step (the readout shows the E used).
+    E moves in steps of 0.5: the attacks of all 80 steps are solved when the figure is
+    first built (one LP each, about 2 s in all, kept for the session), so that a slider
+    move only draws; a value set from code is taken to the nearest step (the readout
+    shows the E used).
 
     Taught in: 00-see-why-answers-need-noise.ipynb
     """
