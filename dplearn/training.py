@@ -295,36 +295,39 @@ def _train(data, rate, noise_multiplier, clip_norm, epochs, learning_rate, rng):
     features, labels = data.train_features, data.train_labels
     count = data.size
     boundaries = steps_for_epochs(np.arange(1, epochs + 1), rate)
-    total_steps = int(boundaries[-1])
-    # All batches first, then all noise: a run without noise draws the same batches
-    # from the same seed, and drawing in two calls costs less than one call per step.
-    memberships = rng.random((total_steps, count)) < rate
+    # Two streams spawned from rng, one for the batches and one for the noise: a run
+    # without noise draws the same batches from the same seed. Each epoch draws its own
+    # block, so the first E epochs of a longer run are the run of E epochs, bit for bit.
+    batch_stream, noise_stream = rng.spawn(2)
     private = noise_multiplier > 0
-    if private:
-        noise = (noise_multiplier * clip_norm) * rng.standard_normal((total_steps, data.dimension))
     weights = np.zeros(data.dimension)
     expected_batch = rate * count
     clipping = math.isfinite(clip_norm)
-    accuracy_per_epoch, loss_per_epoch = [], []
+    accuracy_per_epoch, loss_per_epoch, batch_sizes = [], [], []
     step = 0
     for boundary in boundaries:
-        while step < boundary:
-            chosen = memberships[step]
+        memberships = batch_stream.random((int(boundary) - step, count)) < rate
+        if private:
+            noise = (noise_multiplier * clip_norm) * noise_stream.standard_normal(
+                (memberships.shape[0], data.dimension)
+            )
+        for row, chosen in enumerate(memberships):
             gradients = _gradients(weights, features[chosen], labels[chosen])
             if clipping:
                 gradients = _clip(gradients, clip_norm)
             total = gradients.sum(axis=0)
             if private:
-                total += noise[step]
+                total += noise[row]
             # Divided by the expected batch size, not the drawn one: the drawn size depends
             # on whether one person is in the data set, and it is not noised.
             weights = weights - (learning_rate / expected_batch) * total
-            step += 1
+        step = int(boundary)
+        batch_sizes.append(memberships.sum(axis=1))
         predicted = data.test_features @ weights > 0
         accuracy_per_epoch.append(float(np.mean(predicted == (data.test_labels == 1))))
         scores = features @ weights
         loss_per_epoch.append(float(np.mean(np.logaddexp(0.0, scores) - labels * scores)))
-    batch_sizes = memberships.sum(axis=1)
+    batch_sizes = np.concatenate(batch_sizes)
     return (
         boundaries,
         np.array(accuracy_per_epoch),

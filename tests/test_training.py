@@ -361,3 +361,12 @@ def test_any_single_setting_gives_a_run_or_names_itself(data, name, value):
 
 def _too_slow(signum, frame):
     raise AssertionError("a training run took longer than 10 s")
+
+
+def test_a_longer_run_begins_with_the_shorter_one(data):
+    setting = dict(sampling_rate=rate(data), noise_multiplier=2.0, clip_norm=1.0, learning_rate=0.5)
+    short = training.dp_sgd(data, epochs=3, rng=np.random.default_rng(5), method="rdp", **setting)
+    long = training.dp_sgd(data, epochs=8, rng=np.random.default_rng(5), method="rdp", **setting)
+    np.testing.assert_array_equal(long.test_accuracy[:3], short.test_accuracy)
+    np.testing.assert_array_equal(long.train_loss[:3], short.train_loss)
+    np.testing.assert_array_equal(long.batch_sizes[: short.batch_sizes.size], short.batch_sizes)

@@ -85,7 +85,7 @@ def test_the_four_figures_are_registered():
 def test_sgd1_prints_the_documents_numbers():
     figure = figures.EpsilonAgainstEpochs()
     numbers = figure.numbers()
-    assert numbers["steps $T$"] == 14063
+    assert numbers["steps $T$"] == "14,063"
     assert numbers["sampling rate $q$"] == MNIST_RATE
     assert round(numbers[PLD], 2) == 2.38
     # dp_accounting's pessimistic value at h = 1e-4: 2.38178.
@@ -95,7 +95,7 @@ def test_sgd1_prints_the_documents_numbers():
     )
     figure.update(epochs=15)
     numbers = figure.numbers()
-    assert numbers["steps $T$"] == 3516
+    assert numbers["steps $T$"] == "3,516"
     assert round(numbers[PLD], 3) == 1.134
 
 
@@ -110,7 +110,7 @@ def test_sgd1_curve_runs_through_the_accountants_values_and_marks_the_slider():
     assert np.all(np.diff(y) > 0)
     mark_x, mark_y = figure.mark.get_data()
     assert mark_x[0] == 20 and mark_y[0] == pytest.approx(figure.numbers()[PLD])
-    assert figure.numbers()["steps $T$"] == math.ceil(20 * 60000 / 512)
+    assert figure.numbers()["steps $T$"] == f"{math.ceil(20 * 60000 / 512):,}"
 
 
 def test_sgd1_epochs_moves_need_no_new_curve(monkeypatch):
@@ -202,7 +202,7 @@ def test_sgd3_prints_the_documents_numbers():
     assert round(numbers[PLD], 4) == 2.3818
     assert numbers["RDP reports more by"] == "9.0 %"
     other = figures.RenyiAgainstPLD(sigma=4.0, batch_size=600, epochs=100).numbers()
-    assert other["steps $T$"] == 10000
+    assert other["steps $T$"] == "10,000"
     assert round(other[RDP], 4) == 1.0355
     assert round(other[PLD], 3) == 0.947
     assert other[PLD] == pytest.approx(dp_accounting_pld_epsilon(0.01, 4.0, 10000, 1e-5), rel=1e-4)
@@ -247,7 +247,7 @@ def test_sgd4_draws_the_seeded_runs_and_they_can_be_trained_again():
     numbers = figure.numbers()
     assert numbers["test accuracy, DP-SGD"] == again.test_accuracy[11]
     assert numbers[PLD] == again.epsilon[11]
-    assert numbers["steps $T$"] == training.steps_for_epochs(12, 40 / data.size)
+    assert numbers["steps $T$"] == f"{training.steps_for_epochs(12, 40 / data.size):,}"
     plain = training.non_private_sgd(
         data,
         sampling_rate=40 / data.size,

@@ -286,10 +286,7 @@ class AmplificationBound(Explorer):
         ax.set_ylim(*self.y_limits)
         ax.set_xlabel(r"$\varepsilon$")
         ax.set_ylabel(r"$\delta(\varepsilon)$")
-        ax.set_title(
-            "SUB-2 · the amplification bound applied to the profile, "
-            "against the exact subsampled profile"
-        )
+        ax.set_title("SUB-2 · the bound on every point of the profile, against the exact one")
         legend_beside(
             ax,
             [

@@ -86,7 +86,7 @@ def _released(control):
 
 NOISE_MULTIPLIER = _released(
     SIGMA.replace(
-        label=r"$\sigma$ (noise multiplier)",
+        label=r"noise $\sigma$",
         minimum=0.5,
         maximum=5.0,
         description="noise standard deviation over the clipping norm",
@@ -232,7 +232,7 @@ class EpsilonAgainstEpochs(Explorer):
         s = self.state
         return {
             "sampling rate $q$": s["rate"],
-            "steps $T$": s["steps"],
+            "steps $T$": f"{s['steps']:,}",
             r"$\varepsilon$ by PLD": s["epsilon"],
         }
 
@@ -388,7 +388,7 @@ class RenyiDivergences(Explorer):
     def numbers(self):
         s = self.state
         return {
-            "steps $T$": s["steps"],
+            "steps $T$": f"{s['steps']:,}",
             r"$D_\alpha$, one step": s["one"],
             r"$D_\alpha$, $T$ steps": s["many"],
             r"$\varepsilon$ from this $\alpha$": s["epsilon_here"],
@@ -502,7 +502,7 @@ class RenyiAgainstPLD(Explorer):
     def numbers(self):
         s = self.state
         return {
-            "steps $T$": s["steps"],
+            "steps $T$": f"{s['steps']:,}",
             r"$\varepsilon$ by RDP": s["rdp"],
             r"$\varepsilon$ by PLD": s["pld"],
             "RDP reports more by": f"{(s['ratio'] - 1) * 100:.1f} %",
@@ -659,6 +659,6 @@ class TrainingRun(Explorer):
             "test accuracy, non-private": s["baseline"],
             r"$\varepsilon$ by PLD": s["pld"],
             r"$\varepsilon$ by RDP": s["rdp"],
-            "steps $T$": s["steps"],
+            "steps $T$": f"{s['steps']:,}",
             "mean batch size drawn": s["batch"],
         }
