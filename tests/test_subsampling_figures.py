@@ -157,6 +157,8 @@ def test_sub2_the_bound_is_tight_on_the_profile_and_loose_for_one_guarantee(sett
     remove, add = subsampled_gaussian_sides(prime, sigma, q)
     assert remove == pytest.approx(bound, rel=1e-20)
     assert numbers[EXACT_AT_PRIME] == pytest.approx(float(max(remove, add)), rel=1e-9)
+    if bound > 0:
+        assert numbers[r"exact $\delta(\varepsilon')$ / $\delta'$"] == pytest.approx(1, rel=1e-9)
     assert numbers[r"add side $\delta(\varepsilon')$"] == pytest.approx(
         float(add), rel=1e-9, abs=1e-300
     )

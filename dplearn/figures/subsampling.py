@@ -346,7 +346,9 @@ class AmplificationBound(Explorer):
         self.mechanism.set_data(grid, np.maximum(np.asarray(mechanism.delta(grid)), floor))
         self.exact.set_data(grid, np.maximum(np.asarray(pair.delta(grid)), floor))
         add = np.asarray(pair.add.delta(grid), dtype=float)
-        self.add.set_data(grid, np.where(add > floor, add, np.nan))
+        # Below the axis where it is 0 (beyond the add side's largest loss): the curve
+        # runs down off the axes instead of stopping in mid-air.
+        self.add.set_data(grid, np.maximum(add, floor))
         x, y = bound_curve(mechanism, rate, grid)
         self.bound.set_data(x, np.maximum(y, floor))
         amplified = float(subsampling.amplified_epsilon(epsilon, rate))
@@ -388,7 +390,8 @@ class AmplificationBound(Explorer):
             r"bound: $\varepsilon' = \ln(1 + q(e^{\varepsilon} - 1))$": s["amplified"],
             r"bound: $\delta' = q\,\delta(\varepsilon)$": bound,
             r"exact $\delta(\varepsilon')$, subsampled": exact,
-            r"exact $\delta(\varepsilon')$ below $\delta'$ by": bound - exact,
+            # 1 up to rounding: the bound is tight on the remove side.
+            r"exact $\delta(\varepsilon')$ / $\delta'$": exact / bound if bound > 0 else 1.0,
             r"exact $\delta(\varepsilon)$ at the slider's $\varepsilon$": here,
             r"there below $\delta'$ by a factor": bound / here if here > 0 else float("inf"),
             r"add side $\delta(\varepsilon')$": s["add_delta"],
