@@ -6,6 +6,8 @@
 #   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
 #   bash tasks.sh bench     install what is missing, print the benchmark figures
 #   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
+#   bash tasks.sh hub       install what is missing, run a local JupyterHub with the course
+#   bash tasks.sh proxy     install only the hub's proxy (configurable-http-proxy, npm)
 # Everything lives in .venv beside this file; a second run installs nothing new.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -40,6 +42,22 @@ ensure_chromium() {
   fi
 }
 
+PROXY_VERSION=5.3.0
+
+ensure_proxy() {
+  # JupyterHub's proxy is a Node.js program: npm installs it into .hub/, beside nothing else.
+  if [ ! -x .hub/node_modules/.bin/configurable-http-proxy ]; then
+    if command -v npm >/dev/null 2>&1; then
+      mkdir -p .hub
+      npm install --silent --no-audit --no-fund --prefix .hub \
+        "configurable-http-proxy@$PROXY_VERSION" >/dev/null
+    else
+      echo "npm is missing: install Node.js (sudo apt-get install npm) to run the hub" >&2
+      return 1
+    fi
+  fi
+}
+
 root_flag() {
   [ "$(id -u)" = 0 ] && echo "--ServerApp.allow_root=True" || true
 }
@@ -57,6 +75,8 @@ case "$command" in
   test)
     ensure_environment
     ensure_chromium
+    # The hub's smoke test (tests/test_hub.py) needs the proxy; without npm it is skipped.
+    ensure_proxy || true
     unset MPLBACKEND
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
@@ -77,12 +97,26 @@ case "$command" in
     ensure_environment
     exec "$PYTHON" benchmarks/run.py "$@"
     ;;
+  hub)
+    ensure_environment
+    ensure_proxy
+    unset MPLBACKEND
+    echo "A local hub for a rehearsal: http://127.0.0.1:${HUB_PORT:-8000}/ (any user name," \
+      "password ${HUB_PASSWORD:-rehearsal}); a lesson as an app:" \
+      "http://127.0.0.1:${HUB_PORT:-8000}/user/NAME/voila/render/notebooks/index.ipynb" >&2
+    mkdir -p "${DPLEARN_HUB_STATE:-.hub}"
+    PATH="$PWD/.hub/node_modules/.bin:$PWD/$VENV/bin:$PATH" \
+      exec "$VENV/bin/jupyterhub" -f hub/jupyterhub_config.py "$@"
+    ;;
+  proxy)
+    ensure_proxy
+    ;;
   navigation)
     ensure_environment
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation|hub|proxy} [arguments]" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,69 @@
+"""A class on a local JupyterHub: two learners, each with a live lesson and a working slider.
+
+The hub is the one `bash tasks.sh hub` runs (hub/jupyterhub_config.py), started here on
+free ports of 127.0.0.1 with a state folder under pytest's temporary directory. Two
+learners log in through its login page in one Chromium (a browser context each), open
+lesson 02 as a Voilà page through the hub, wait until its figures are drawn and move a
+slider, which must redraw the figure; both pages must show no error or dead kernel, and
+each learner must have a server of their own with the course copied into their home.
+The proxy (configurable-http-proxy) is installed by `bash tasks.sh proxy` when missing;
+without npm or chromium the test is skipped.
+"""
+
+import asyncio
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "hub"))
+
+import rehearsal  # noqa: E402
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(rehearsal.CHROMIUM is None, reason="chromium is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def proxy():
+    if not rehearsal.proxy_installed():
+        subprocess.run(["bash", str(ROOT / "tasks.sh"), "proxy"], cwd=ROOT, timeout=300)
+    if not rehearsal.proxy_installed():
+        pytest.skip("configurable-http-proxy could not be installed (is npm there?)")
+
+
+async def two_learners(hub):
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=rehearsal.CHROMIUM, args=rehearsal.CHROMIUM_FLAGS
+        )
+        try:
+            learners = [rehearsal.Learner(browser, hub, name) for name in ("ada", "grace")]
+            opened = await asyncio.gather(*(learner.open() for learner in learners))
+            moves = [[await learner.move_slider() for _ in range(3)] for learner in learners]
+            problems = [await learner.check() for learner in learners]
+            for learner in learners:
+                await learner.close()
+        finally:
+            await browser.close()
+    return learners, opened, moves, problems
+
+
+def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_path):
+    with rehearsal.LocalHub(tmp_path / "hub") as hub:
+        learners, opened, moves, problems = asyncio.run(two_learners(hub))
+        servers = hub.learner_processes()
+    print(
+        f"\nhub: lesson live in {', '.join(f'{s:.1f} s' for s in opened)}; slider moves {moves} ms"
+    )
+    assert problems == [[], []], problems
+    assert all(len(times) == 3 and all(t >= 0 for t in times) for times in moves), moves
+    assert sorted(servers) == ["ada", "grace"], sorted(servers)
+    for name in ("ada", "grace"):
+        assert (tmp_path / "hub" / "home" / name / "notebooks" / rehearsal.LESSON).is_file()
