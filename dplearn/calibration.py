@@ -27,6 +27,22 @@ from dplearn.privacy_loss import (
 __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
 
 
+def _broadcast(**named):
+    """The arrays broadcast together, or a ValueError naming the parameters and shapes.
+
+    numpy's own error ("shape mismatch: objects cannot be broadcast ...") names no
+    parameter; a learner passing an epsilon curve and a delta curve of other lengths
+    needs to know which two disagree.
+    """
+    try:
+        return np.broadcast_arrays(*named.values())
+    except ValueError:
+        shapes = ", ".join(f"{name} {np.shape(value)}" for name, value in named.items())
+        raise ValueError(
+            f"{', '.join(named)} must have shapes that broadcast together, got {shapes}"
+        ) from None
+
+
 def _out_of_range(what, value, **inputs):
     given = ", ".join(f"{name}={check._describe(np.asarray(v))}" for name, v in inputs.items())
     return ValueError(f"{what} lies outside the float range ({value}) for {given}")
@@ -58,7 +74,7 @@ def laplace_scale(epsilon, sensitivity=1.0):
     """
     epsilon = check.positive("epsilon", epsilon)
     sensitivity = check.positive("sensitivity", sensitivity)
-    epsilon, sensitivity = np.broadcast_arrays(epsilon, sensitivity)
+    epsilon, sensitivity = _broadcast(epsilon=epsilon, sensitivity=sensitivity)
     with np.errstate(over="ignore", under="ignore"):
         scale = sensitivity / epsilon
     _positive_double(
@@ -82,7 +98,7 @@ def gaussian_sigma_classic(epsilon, delta, sensitivity=1.0):
     epsilon = check.positive("epsilon", epsilon)
     delta = check.probability_open("delta", delta)
     sensitivity = check.positive("sensitivity", sensitivity)
-    epsilon, delta, sensitivity = np.broadcast_arrays(epsilon, delta, sensitivity)
+    epsilon, delta, sensitivity = _broadcast(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     # ln(1.25 / delta) as a difference, so that a tiny delta does not overflow 1.25 / delta.
     factor = np.sqrt(2.0 * (np.log(1.25) - np.log(delta)))
     with np.errstate(over="ignore", under="ignore"):
@@ -123,7 +139,7 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     epsilon = check.positive("epsilon", epsilon)
     delta = check.probability_open("delta", delta)
     sensitivity = check.positive("sensitivity", sensitivity)
-    epsilon, delta, sensitivity = np.broadcast_arrays(epsilon, delta, sensitivity)
+    epsilon, delta, sensitivity = _broadcast(epsilon=epsilon, delta=delta, sensitivity=sensitivity)
     shape = epsilon.shape
     epsilon, delta, sensitivity = epsilon.ravel(), delta.ravel(), sensitivity.ravel()
     log_target = np.log(delta)

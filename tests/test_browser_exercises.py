@@ -3,7 +3,9 @@
 For each lesson with an exercise bank, one Voilà page: in every answer box, enter an
 anticipated mistake (typed, or the option clicked) and press Check, and see its hint
 (``dplearn-hint-<id>``); enter the reference and see ``dplearn-correct``; press Show
-solution and see the worked solution with its formulas typeset. The first such lesson is
+solution and see the worked solution with its formulas typeset. Before any of that, the
+page shows each box and nothing of its answer cell ("NN.id: No answer yet." is for
+JupyterLab, where the cell can be run). The first such lesson is
 also opened in JupyterLab (Run All), its boxes driven the same way. The servers, the
 browser and the screenshots come from tests/test_browser.py.
 """
@@ -104,6 +106,11 @@ def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # n
             last.wait_for(state="attached", timeout=120_000)
             assert page.locator(".dplearn-exercise").count() == len(chosen)
             assert "Error displaying widget" not in page.inner_text("body")
+            # App mode shows the boxes, not the answer cells' plumbing under them.
+            page.wait_for_load_state("load")
+            shown = page.inner_text("body")
+            plumbing = [item.id for item in chosen if f"{item.id}:" in shown]
+            assert "No answer yet" not in shown and not plumbing, plumbing
             for exercise in chosen:
                 drive_box(page, exercise)
             first = page.locator(f".dplearn-exercise.{chosen[0].css_class}")

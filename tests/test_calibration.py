@@ -189,3 +189,17 @@ def test_classic_sigma_for_a_subnormal_delta():
     sigma = calibration.gaussian_sigma_classic(1.0, 5e-324)
     expected = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(1.25) / mpmath.mpf(5e-324)))
     assert sigma == pytest.approx(float(expected), rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    "function",
+    [calibration.gaussian_sigma_analytic, calibration.gaussian_sigma_classic],
+)
+def test_epsilon_and_delta_of_shapes_that_do_not_broadcast_are_named(function):
+    epsilon, delta = np.array([0.5, 1.0]), np.array([1e-5, 1e-6, 1e-7])
+    with pytest.raises(ValueError, match=r"epsilon \(2,\), delta \(3,\)"):
+        function(epsilon, delta)
+    # Shapes that broadcast still give one sigma per pair.
+    sigmas = function(epsilon[:, None], delta[None, :])
+    assert np.shape(sigmas) == (2, 3)
+    assert sigmas[1, 0] == function(1.0, 1e-5)

@@ -34,6 +34,7 @@ from dplearn.exercises.kinds import (
     MISTAKE,
     NO_ANSWER,
     NOT_YET,
+    UNREADABLE,
     ChoiceExercise,
     Exercise,
     FunctionExercise,
@@ -90,6 +91,7 @@ __all__ = [
     "MISTAKE",
     "NOT_YET",
     "NO_ANSWER",
+    "UNREADABLE",
 ]
 
 # The kernel's record of attempts, by the name under which the tests empty it.

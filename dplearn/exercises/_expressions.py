@@ -10,11 +10,16 @@ that says what was not understood. Nothing is passed to ``eval``.
 
 Functions: exp, ln (= log), log10, log2, log1p, expm1, sqrt, abs, floor, ceil, min, max,
 Phi (the standard normal CDF), erf, erfc. Constants: pi, e, inf.
+
+Whatever the text (up to MAX_LENGTH characters), the reader returns a number or raises
+``NotReadable``: a number too large for a float, brackets nested too deep for Python's
+parser, a NUL character are each refused with a message, never another exception.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 
@@ -81,7 +86,11 @@ def _compile(node, parameters):
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
             raise NotReadable(f"{node.value!r} is not a number")
-        value = np.float64(node.value)
+        try:
+            value = np.float64(float(node.value))
+        except OverflowError:
+            digits = len(str(abs(node.value)))
+            raise NotReadable(f"a whole number of {digits} digits is too large to read") from None
         return lambda values: value
     if isinstance(node, ast.Name):
         if node.id in parameters:
@@ -120,6 +129,30 @@ def _parse(text):
         return ast.parse(text, mode="eval").body
     except SyntaxError:
         raise NotReadable(f"{text!r} is not a formula (check the brackets and operators)") from None
+    except ValueError:  # a NUL character, which Python's parser refuses
+        raise NotReadable("the answer holds a character that is not text") from None
+
+
+def _never_raises_but_not_readable(reader):
+    """Turns any failure of the reader on odd text into NotReadable, with its reason.
+
+    Nesting deep enough exhausts Python's parser or recursion (RecursionError,
+    MemoryError); those are limits of reading, not answers, and must not reach the
+    learner as an exception.
+    """
+
+    @functools.wraps(reader)
+    def read(*args):
+        try:
+            return reader(*args)
+        except NotReadable:
+            raise
+        except (RecursionError, MemoryError):
+            raise NotReadable("the formula is nested too deeply to read") from None
+        except OverflowError:
+            raise NotReadable("a number in it is too large to read") from None
+
+    return read
 
 
 def _evaluate(compiled, values):
@@ -127,6 +160,7 @@ def _evaluate(compiled, values):
         return float(compiled(tuple(np.float64(value) for value in values)))
 
 
+@_never_raises_but_not_readable
 def read_number(text):
     """The value of a typed number or formula such as ``1e-5`` or ``ln(3)/2``.
 
@@ -137,6 +171,7 @@ def read_number(text):
     return _evaluate(compiled, ())
 
 
+@_never_raises_but_not_readable
 def read_function(text, parameters):
     """A Python function of ``parameters`` from a typed formula or ``lambda``.
 

@@ -38,6 +38,7 @@ _MARKS = {
     exercises.MISTAKE: ("✘ Not yet.", "#b35900"),
     exercises.NOT_YET: ("✘ Not yet.", "#b35900"),
     exercises.NO_ANSWER: ("…", "#57606a"),
+    exercises.UNREADABLE: ("?", "#57606a"),
 }
 
 
@@ -46,6 +47,9 @@ def _feedback_classes(result):
         return ("dplearn-feedback", "dplearn-correct")
     if result.status == exercises.NO_ANSWER:
         return ("dplearn-feedback", "dplearn-no-answer")
+    if result.status == exercises.UNREADABLE:
+        # Not an answer either: the box says what it could not read, nothing opens.
+        return ("dplearn-feedback", "dplearn-no-answer", "dplearn-unreadable")
     classes = ("dplearn-feedback", "dplearn-incorrect")
     if result.hint:
         classes += (f"dplearn-hint-{result.hint}",)

@@ -43,7 +43,8 @@ class ExerciseGrade:
     """One exercise of one submission."""
 
     id: str
-    verdict: str  # correct, not yet, no answer, not run, no answer cell
+    verdict: str  # correct, not yet, no answer, not run, no answer cell, or what was
+    # written that is not an answer: "not an option: z", "could not read", "not a function"
     hint: str | None = None
     message: str = ""
 
@@ -177,9 +178,12 @@ def format_table(grade):
     lines += [f"  ! {problem}" for problem in grade.problems]
     if grade.exercises:
         width = max(len("exercise"), *(len(item.id) for item in grade.exercises))
-        lines.append(f"  {'exercise':<{width}}  {'verdict':<14}  hint")
+        verdicts = max(14, *(len(item.verdict) for item in grade.exercises))
+        lines.append(f"  {'exercise':<{width}}  {'verdict':<{verdicts}}  hint")
         for item in grade.exercises:
-            lines.append(f"  {item.id:<{width}}  {item.verdict:<14}  {item.hint or ''}".rstrip())
+            lines.append(
+                f"  {item.id:<{width}}  {item.verdict:<{verdicts}}  {item.hint or ''}".rstrip()
+            )
     return "\n".join(lines)
 
 

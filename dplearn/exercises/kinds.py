@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 import warnings
 from collections.abc import Callable
@@ -44,6 +45,7 @@ __all__ = [
     "MISTAKE",
     "NOT_YET",
     "NO_ANSWER",
+    "UNREADABLE",
 ]
 
 _ID_PATTERN = re.compile(r"^(\d\d)\.[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -51,6 +53,11 @@ _HINT_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 #: The status of a checked answer (``Result.status``).
 NO_ANSWER, CORRECT, MISTAKE, NOT_YET = "no-answer", "correct", "mistake", "not-yet"
+#: Something was written, but it is not an answer (unreadable text, a letter that is no
+#: option): the grader says what, where it used to say "no answer".
+UNREADABLE = "unreadable"
+#: How long a quoted answer may be in a verdict.
+_QUOTED = 24
 
 #: The kinds of answer an exercise takes.
 KINDS = ("number", "choice", "function")
@@ -66,10 +73,13 @@ class Result:
     Attributes:
       exercise_id: the exercise checked.
       status: "correct", "mistake" (an anticipated one, named by ``hint``), "not-yet"
-        (wrong, no anticipated mistake) or "no-answer" (empty or unreadable).
+        (wrong, no anticipated mistake), "unreadable" (written, but not an answer: text
+        the reader could not read, a letter that is no option) or "no-answer" (nothing).
       message: what the learner reads.
       hint: the id of the anticipated mistake the answer matched, else None.
       recorded: the answer as the grader re-checks it (JSON-ready), None if there is none.
+      verdict_note: the verdict of an unreadable answer, such as "not an option: z" or
+        "could not read".
     """
 
     exercise_id: str
@@ -77,6 +87,7 @@ class Result:
     message: str
     hint: str | None = None
     recorded: object = None
+    verdict_note: str = ""
 
     @property
     def correct(self):
@@ -86,24 +97,52 @@ class Result:
     @property
     def attempted(self):
         """True for a readable answer (right or wrong): it opens the worked solution."""
-        return self.status != NO_ANSWER
+        return self.status not in (NO_ANSWER, UNREADABLE)
 
     @property
     def verdict(self):
-        """One or two words for a table: correct, not yet, no answer."""
+        """A few words for a table: correct, not yet, no answer, or what was unreadable
+        ("not an option: z", "could not read")."""
+        if self.status == UNREADABLE:
+            return self.verdict_note or "could not read"
         return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
 
     def _mark(self):
-        return {CORRECT: "✔ Correct.", NO_ANSWER: "…"}.get(self.status, "✘ Not yet.")
+        return {CORRECT: "✔ Correct.", NO_ANSWER: "…", UNREADABLE: "?"}.get(
+            self.status, "✘ Not yet."
+        )
 
     def __str__(self):
         return f"{self.exercise_id}: {self._mark()} {self.message}"
+
+    def _ipython_display_(self):
+        # In Voilà (app mode) the page shows the answer box, not the answer cell under
+        # it: "No answer yet" there is noise. Anything else, and everything in JupyterLab
+        # or a console, shows as before.
+        if self.status == NO_ANSWER and in_app_mode():
+            return
+        from IPython.display import display
+
+        display({"text/markdown": self._repr_markdown_(), "text/plain": str(self)}, raw=True)
 
     def _repr_markdown_(self):
         if self.status == NO_ANSWER:
             # Quiet: every answer cell shows this until the learner answers from code.
             return f"<span style='color:#57606a'>{self.exercise_id}: {self.message}</span>"
         return f"**{self.exercise_id} · {self._mark()}** {self.message}"
+
+
+def in_app_mode():
+    """True in a kernel that Voilà started (a lesson shown as an app, without code).
+
+    Voilà sets ``VOILA_PREHEAT`` in the environment of every kernel it starts ("True"
+    for a preheated one, "False" otherwise, standalone or as a Jupyter server
+    extension), and ``SERVER_SOFTWARE`` to ``voila/<version>`` with the request; a
+    JupyterLab kernel has neither.
+    """
+    return "VOILA_PREHEAT" in os.environ or os.environ.get("SERVER_SOFTWARE", "").startswith(
+        "voila/"
+    )
 
 
 # ------------------------------------------------------------------------- tolerances
@@ -203,7 +242,11 @@ def mistake(id, message, compute=None, source=None):
 
 
 def _as_number(answer):
-    """(value, None) for one real number, else (None, why it is not one)."""
+    """(value, None) for one real number, else (None, why it is not one).
+
+    Never raises: a typed text is read by ``read_number``, which refuses what it cannot
+    read (``NotReadable``); anything else is looked at, not run.
+    """
     if answer is None:
         return None, "no answer yet"
     if isinstance(answer, str):
@@ -301,6 +344,12 @@ class Exercise:
     def _result(self, status, message, hint=None, recorded=None):
         return Result(self.id, status, message, hint, recorded)
 
+    def _unreadable(self, message, answer, note="could not read"):
+        """The result for something written that is not an answer; the grader re-reads
+        what was written (as text) and reports it as note."""
+        written = answer if isinstance(answer, str) else repr(answer)
+        return Result(self.id, UNREADABLE, message, None, written[:400], note)
+
     def _wrong(self, hint_id, recorded):
         for item in self.mistakes:
             if item.id == hint_id:
@@ -337,7 +386,10 @@ class NumberExercise(Exercise):
     def check(self, answer):
         value, problem = _as_number(answer)
         if problem is not None:
-            return self._result(NO_ANSWER, problem[0].upper() + problem[1:] + ".")
+            message = problem[0].upper() + problem[1:] + "."
+            if answer is None or (isinstance(answer, str) and not answer.strip()):
+                return self._result(NO_ANSWER, message)
+            return self._unreadable(message, answer)
         recorded = answer if isinstance(answer, str) else value
         if math.isnan(value):
             return self._result(NO_ANSWER, "That is NaN, not a number: did a computation fail?")
@@ -404,7 +456,13 @@ class ChoiceExercise(Exercise):
         letter = self._letter(answer)
         if letter is None:
             letters = ", ".join(f'"{key}"' for key in self.options)
-            return self._result(NO_ANSWER, f"Answer with one of the letters {letters}.")
+            written = answer.strip() if isinstance(answer, str) else repr(answer)
+            shown = written if len(written) <= _QUOTED else written[: _QUOTED - 1] + "…"
+            return self._unreadable(
+                f"{shown!r} is not an option: answer with one of the letters {letters}.",
+                written,
+                f"not an option: {shown}",
+            )
         if letter == self.answer:
             praise = f" {self.praise}" if self.praise else ""
             return self._result(CORRECT, f"({letter}) is right.{praise}", None, letter)
@@ -501,18 +559,28 @@ class FunctionExercise(Exercise):
             try:
                 answer = read_function(answer, self.parameters)
             except NotReadable as problem:
-                return self._result(NO_ANSWER, f"I could not read that: {problem}.")
+                return self._unreadable(f"I could not read that: {problem}.", answer)
         if not callable(answer):
-            return self._result(
-                NO_ANSWER,
-                f"This exercise asks for a function {self.signature}, got {type(answer).__name__}.",
-            )
+            return self._not_a_function(type(answer).__name__)
         outputs = [_function_output(answer, case) for case in self.cases]
         return self.judge_outputs(outputs)
 
+    def _not_a_function(self, type_name):
+        return Result(
+            self.id,
+            UNREADABLE,
+            f"This exercise asks for a function {self.signature}, got {type_name}.",
+            None,
+            {"not a function": type_name},
+            "not a function",
+        )
+
     def check_recorded(self, recorded):
-        if recorded is None:
-            return self.check(None)
+        if recorded is None or isinstance(recorded, str):
+            # Nothing, or what was written and could not be read: read it again.
+            return self.check(recorded)
+        if isinstance(recorded, dict) and "not a function" in recorded:
+            return self._not_a_function(str(recorded["not a function"]))
         if not isinstance(recorded, dict) or recorded.get("cases") != [
             list(case) for case in self.cases
         ]:
