@@ -72,6 +72,7 @@ def rdp(pair, alpha):
         isinstance(pair.mechanism, privacy_loss.GaussianNoise)
     ):
         ratio, rate = pair.mechanism.ratio, pair.rate
+        _check_subsampled_orders(alpha, ratio, rate)
         values = np.array([_subsampled_gaussian_rdp(rate, ratio, float(a)) for a in alpha.flat])
         return check.scalar_or_array(values.reshape(alpha.shape))
     raise ValueError(
@@ -80,11 +81,46 @@ def rdp(pair, alpha):
     )
 
 
+#: Largest order of the subsampled Gaussian (its binomial sum has alpha + 1 terms).
+MAX_SUBSAMPLED_ORDER = 10_000
+
+
+def _check_subsampled_orders(alpha, ratio, rate):
+    """Orders the subsampled Gaussian's sum and quadrature handle in bounded time."""
+    too_large = alpha > MAX_SUBSAMPLED_ORDER
+    if np.any(too_large):
+        raise ValueError(
+            f"alpha must be at most {MAX_SUBSAMPLED_ORDER} for a subsampled Gaussian, got "
+            f"{check._describe(alpha[too_large])}"
+        )
+    if rate == 1.0:
+        return
+    # A fractional order needs panels of width s / 2 over [-14 s, alpha + 14 s].
+    fractional = (alpha != np.floor(alpha)) & ((alpha + 28.0 / ratio) * 2.0 * ratio > _MAX_PANELS)
+    if np.any(fractional):
+        raise ValueError(
+            "alpha must be a whole number or at most "
+            f"{_MAX_PANELS / (2.0 * ratio) - 28.0 / ratio:.4g} at this sigma, got "
+            f"{check._describe(alpha[fractional])}"
+        )
+
+
 def _laplace_rdp(alpha, epsilon0):
-    with np.errstate(over="ignore"):
+    """Mironov's closed form, through expm1 (its two terms cancel to first order in
+    epsilon0), and by its series alpha e^2 / 2 - alpha e^3 / 6 where alpha e < 1e-5."""
+    with np.errstate(over="ignore", invalid="ignore"):
         first = np.log(alpha / (2.0 * alpha - 1.0)) + (alpha - 1.0) * epsilon0
         second = np.log((alpha - 1.0) / (2.0 * alpha - 1.0)) - alpha * epsilon0
-        return np.logaddexp(first, second) / (alpha - 1.0)
+        large = np.logaddexp(first, second) / (alpha - 1.0)
+        excess = (
+            alpha * np.expm1((alpha - 1.0) * epsilon0) + (alpha - 1.0) * np.expm1(-alpha * epsilon0)
+        ) / (2.0 * alpha - 1.0)
+        moderate = np.log1p(excess) / (alpha - 1.0)
+        series = alpha * epsilon0**2 / 2.0 - alpha * epsilon0**3 / 6.0
+        result = np.where(
+            alpha * epsilon0 < 1e-5, series, np.where(alpha * epsilon0 < 1.0, moderate, large)
+        )
+    return np.maximum(result, 0.0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -99,30 +135,38 @@ def _subsampled_gaussian_rdp(rate, ratio, alpha):
 
 def _log_moment_integer(rate, ratio, alpha):
     """ln E_Q[(P / Q)^alpha] at integer alpha: the binomial expansion of (1 - q + q e^l)^alpha
-    and E_Q[e^(k l)] = e^((k**2 - k) r**2 / 2), summed in log space."""
-    k = np.arange(alpha + 1, dtype=float)
+    and E_Q[e^(k l)] = e^((k**2 - k) r**2 / 2), summed in log space.
+
+    Written as ln(1 + sum_k w_k (e^((k**2 - k) r**2 / 2) - 1)), w_k the binomial weights
+    (which sum to 1): every term is >= 0, so that a moment of 1 + 1e-20 keeps its digits.
+    """
+    k = np.arange(2, alpha + 1, dtype=float)
     log_binomial = (
         special.gammaln(alpha + 1.0) - special.gammaln(k + 1.0) - special.gammaln(alpha - k + 1.0)
     )
-    log_terms = (
-        log_binomial
-        + (alpha - k) * math.log1p(-rate)
-        + k * math.log(rate)
-        + (k * k - k) * ratio**2 / 2.0
-    )
-    return float(special.logsumexp(log_terms))
+    exponent = (k * k - k) * ratio**2 / 2.0
+    with np.errstate(divide="ignore"):
+        log_keep = math.log1p(-rate) if rate < 1.0 else -math.inf
+        log_weights = log_binomial + np.where(alpha - k > 0, (alpha - k) * log_keep, 0.0)
+        log_weights = log_weights + k * math.log(rate)
+        # ln(e^c - 1) = c + ln(1 - e^-c), both parts accurate for tiny and huge c.
+        log_excess = exponent + np.log(-np.expm1(-exponent))
+    total = float(special.logsumexp(log_weights + log_excess))
+    return float(np.logaddexp(0.0, total)) if total > -30.0 else math.log1p(math.exp(total))
 
 
 def _log_moment_by_quadrature(rate, ratio, alpha):
     """ln E_Q[(P / Q)^alpha] for any alpha > 1, by composite Gauss-Legendre quadrature.
 
     In units of the sensitivity (output o, noise s = 1 / r): Q = N(0, s**2) and
-    P / Q = 1 - q + q e^((2 o - 1) / (2 s**2)). Since (a + b)^alpha <= 2^(alpha - 1)
-    (a^alpha + b^alpha), the integrand lies below two Gaussian bumps of width s, one at 0
-    (the (1 - q)^alpha term) and one at alpha (the q^alpha e^(alpha l) term): outside
-    [-14 s, alpha + 14 s] it is below e^-98 of the total. Panels of width s / 2 with 8
-    nodes each integrate such bumps to the last digit (checked against mpmath in the
+    P / Q = 1 + x, x = q (e^l - 1), l = (2 o - 1) / (2 s**2). Since (a + b)^alpha <=
+    2^(alpha - 1) (a^alpha + b^alpha), the integrand lies below two Gaussian bumps of width
+    s, one at 0 (the (1 - q)^alpha term) and one at alpha (the q^alpha e^(alpha l) term):
+    outside [-14 s, alpha + 14 s] it is below e^-98 of the total. Panels of width s / 2
+    with 8 nodes each integrate such bumps to the last digit (checked against mpmath in the
     tests). The integrand is rescaled by its largest value, so that nothing overflows.
+    Where the moment is within 1e-3 of 1 it is summed as 1 + E_Q[(1 + x)^alpha - 1 -
+    alpha x] instead (E_Q[x] = 0): a positive integrand, so no digit is lost to 1.
     """
     s = 1.0 / ratio
     low, high = -14.0 * s, alpha + 14.0 * s
@@ -130,11 +174,30 @@ def _log_moment_by_quadrature(rate, ratio, alpha):
     width = (high - low) / panels
     nodes = (low + width * (np.arange(panels)[:, None] + _PANEL_NODES[None, :])).ravel()
     weights = np.tile(_PANEL_WEIGHTS * width, panels)
-    loss = np.logaddexp(math.log1p(-rate), math.log(rate) + (2.0 * nodes - 1.0) / (2.0 * s * s))
-    log_values = alpha * loss - nodes * nodes / (2.0 * s * s)
-    peak = float(log_values.max())
-    total = float(np.dot(weights, np.exp(log_values - peak)))
-    return peak + math.log(total) - math.log(s) - 0.5 * math.log(2.0 * math.pi)
+    ell = (2.0 * nodes - 1.0) / (2.0 * s * s)
+    log_normal = -nodes * nodes / (2.0 * s * s) - math.log(s) - 0.5 * math.log(2.0 * math.pi)
+    with np.errstate(over="ignore", under="ignore"):
+        loss = np.logaddexp(math.log1p(-rate), math.log(rate) + ell)
+        log_values = alpha * loss + log_normal
+        peak = float(log_values.max())
+        total = peak + math.log(float(np.dot(weights, np.exp(log_values - peak))))
+        if total > 1e-3:
+            return total
+        x = rate * np.expm1(np.minimum(ell, 700.0))
+        power = alpha * np.log1p(x)
+        direct = np.expm1(np.minimum(power, 700.0)) - alpha * x
+        # (1 + x)^alpha - 1 - alpha x = sum_(j >= 2) C(alpha, j) x^j for small x.
+        series = np.zeros_like(x)
+        coefficient, term = 1.0, np.ones_like(x)
+        for j in range(1, 8):
+            coefficient *= (alpha - j + 1.0) / j
+            term = term * x
+            if j >= 2:
+                series += coefficient * term
+        excess = np.where(np.abs(x) < 1e-3, series, direct)
+        excess = np.maximum(excess, 0.0)
+        integral = float(np.dot(weights, excess * np.exp(log_normal)))
+    return math.log1p(integral)
 
 
 _PANEL_NODES, _PANEL_WEIGHTS = np.polynomial.legendre.leggauss(8)

@@ -117,7 +117,13 @@ def _remove_shift(epsilon, rate):
         return np.asarray(epsilon, dtype=float)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         small = np.minimum(epsilon, 1.0)
-        near = np.log1p(np.expm1(small) / rate)
+        grown = np.expm1(small)
+        # ln(1 + g / q) = ln g - ln q + ln(1 + q / g) once g > q: no overflow for tiny q.
+        near = np.where(
+            grown <= rate,
+            np.log1p(grown / rate),
+            np.log(grown) - np.log(rate) + np.log1p(rate / np.where(grown > 0, grown, 1.0)),
+        )
         large = np.maximum(epsilon, 1.0)
         far = large - np.log(rate) + np.log1p(-(1.0 - rate) * np.exp(-large))
         result = np.where(epsilon <= 1.0, near, far)
@@ -231,7 +237,11 @@ class _Subsampled(privacy_loss.PrivacyLossPair):
         ell = -np.asarray(self.mechanism.privacy_loss(output), dtype=float)
         q = self.rate
         with np.errstate(divide="ignore"):
-            return np.logaddexp(np.log1p(-q) if q < 1.0 else -np.inf, np.log(q) + ell)
+            loss = np.logaddexp(np.log1p(-q) if q < 1.0 else -np.inf, np.log(q) + ell)
+        # The ends come from amplified_epsilon and log1p: the same numbers to a few ulps
+        # (or, for a tiny max_loss of the mechanism, more digits), clipped to them.
+        bottom, top = self._loss_range_ends()
+        return np.clip(loss, bottom, top)
 
     def _loss_range_ends(self):
         """(ln of P/Q at the smallest, at the largest output): the remove loss's range."""
@@ -239,9 +249,10 @@ class _Subsampled(privacy_loss.PrivacyLossPair):
         low = self.mechanism.max_loss
         with np.errstate(divide="ignore"):
             log_keep = np.log1p(-q) if q < 1.0 else -np.inf
-            bottom = float(np.logaddexp(log_keep, np.log(q) - low))
+            # ln(1 - q + q e^-m) = log1p(q expm1(-m)): exact for a tiny m too.
+            bottom = float(np.log1p(q * np.expm1(-np.float64(low))))
             top = float(np.logaddexp(log_keep, np.log(q) + low))
-        return bottom, top
+        return bottom, min(top, float(_amplified(np.float64(low), q)))
 
 
 class SubsampledRemove(_Subsampled):
@@ -282,7 +293,9 @@ class SubsampledRemove(_Subsampled):
         epsilon = check.epsilon(epsilon)
         with np.errstate(divide="ignore"):
             inner = np.asarray(self.mechanism.log_delta(_remove_shift(epsilon, self.rate)))
-            return check.scalar_or_array(np.log(self.rate) + inner)
+            # At and above the largest loss nothing is left (eps' may round an ulp low).
+            result = np.where(epsilon >= self.max_loss, -np.inf, np.log(self.rate) + inner)
+            return check.scalar_or_array(result)
 
     def _hockey(self, x):
         """delta(x) for every real x (negative ones too): 1 - e^x at and below min_loss."""

@@ -1067,3 +1067,172 @@ def test_differencing_at_any_parameters(prior, difference, epsilon):
         assert np.all((low >= 0) & (high <= 1) & (low <= high))
         slack = 1e-12 * prior + 2e-323
         assert np.all(low <= prior + slack) and np.all(high >= prior - slack)
+
+
+# --- Lessons 10 and 11: subsampling, Rényi DP, DP-SGD accounting ------------------------
+
+from dplearn import accounting, renyi, subsampling  # noqa: E402
+
+SUBSAMPLING_NAMES = ("scale", "sigma", "sensitivity", "rate", "pair")
+#: Sampling rates: the ends of (0, 1], a slider's values, and bad ones.
+rate_strategy = st.one_of(
+    st.sampled_from([5e-324, 1e-300, 1e-12, 256 / 60000, 0.01, 0.5, 1 - 2**-53, 1.0]),
+    st.floats(-12.0, 0.0).map(lambda power: 10.0**power),
+    any_float,
+    not_a_number,
+)
+
+
+@given(
+    family=st.sampled_from(["laplace", "gaussian"]),
+    scale=st.one_of(moderate, positive_float),
+    sensitivity=st.one_of(st.just(1.0), moderate),
+    rate=rate_strategy,
+    epsilons=st.lists(any_float.map(abs), max_size=3),
+    probabilities=st.lists(st.one_of(probability, st.sampled_from([0.0, 1.0])), max_size=3),
+    outputs=st.lists(st.floats(-1e6, 1e6), max_size=3),
+    delta=probability,
+)
+@example(
+    family="gaussian",
+    scale=1.1,
+    sensitivity=1.0,
+    rate=256 / 60000,
+    epsilons=[],
+    probabilities=[],
+    outputs=[],
+    delta=1e-5,
+)
+@settings(CONTRACT, max_examples=40)
+def test_subsampled_pairs_at_any_parameters(
+    family, scale, sensitivity, rate, epsilons, probabilities, outputs, delta
+):
+    mechanism, error = call(
+        getattr(privacy_loss, family), scale, sensitivity, names=SUBSAMPLING_NAMES
+    )
+    if error is not None:
+        return
+    pair, error = call(subsampling.poisson, mechanism, rate, names=SUBSAMPLING_NAMES)
+    if error is not None:
+        return
+    epsilons = np.concatenate([EPSILONS, np.array(epsilons, dtype=float)])
+    epsilons = epsilons[~np.isnan(epsilons)]
+    probabilities = np.array(probabilities, dtype=float)
+    check_pair(pair, epsilons, probabilities, np.array(outputs))
+    check_pair(pair.remove, epsilons, probabilities, np.array(outputs))
+    # The add side's loss is unbounded below: its deltas alone (check_pair's quantile
+    # bound assumes a symmetric range).
+    log_delta, error = call(pair.add.log_delta, epsilons, names=("epsilon",))
+    assert error is None and not np.any(np.isnan(log_delta)) and np.all(log_delta <= 0)
+    order = np.argsort(epsilons)
+    assert np.all(np.diff(pair.add.delta(epsilons[order])) <= 1e-300)
+    # Subsampling never hurts: the subsampled delta is at most the mechanism's.
+    for side in (pair, pair.remove, pair.add):
+        assert np.all(side.delta(epsilons) <= mechanism.delta(epsilons) * (1 + 1e-12) + 1e-300)
+        epsilon, error = call(side.epsilon_for_delta, delta, names=("delta",))
+        assert error is None and epsilon >= 0 and not math.isnan(epsilon)
+        if epsilon < math.inf:
+            assert side.delta(epsilon) <= delta, "epsilon_for_delta must be on the safe side"
+    # (To the rounding of epsilon itself: the two answers come by different paths.)
+    assert pair.epsilon_for_delta(delta) <= mechanism.epsilon_for_delta(delta) * (1 + 1e-12) + 4e-15
+    assert pair.max_loss <= mechanism.max_loss * (1 + 1e-12) + 1e-300
+
+
+@given(epsilon=st.one_of(any_float, st.lists(any_float.map(abs), max_size=3)), rate=rate_strategy)
+@example(epsilon=1.0, rate=0.01)
+@CONTRACT
+def test_amplified_epsilon_at_any_parameters(epsilon, rate):
+    amplified, error = call(subsampling.amplified_epsilon, epsilon, rate, names=("epsilon", "rate"))
+    if error is not None:
+        return
+    values, amplified = np.asarray(epsilon, dtype=float), np.asarray(amplified)
+    assert not np.any(np.isnan(amplified))
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.all((amplified >= 0) & (amplified <= np.nextafter(values, np.inf)))
+        ordered = amplified.ravel()[np.argsort(values.ravel())]
+        assert np.all(ordered[1:] >= ordered[:-1])
+    delta, error = call(subsampling.amplified_delta, 0.5, rate, names=("delta", "rate"))
+    assert error is None and 0 <= delta <= 0.5
+
+
+@given(
+    family=st.sampled_from(["gaussian", "laplace", "subsampled"]),
+    scale=st.one_of(moderate, positive_float),
+    rate=st.one_of(st.sampled_from([1e-9, 256 / 60000, 0.3, 1.0]), st.floats(0.0, 1.0)),
+    alphas=st.lists(
+        st.one_of(st.floats(1.0, 300.0), st.integers(2, 2000), any_float, not_a_number),
+        min_size=1,
+        max_size=3,
+    ),
+)
+@example(family="subsampled", scale=1.1, rate=256 / 60000, alphas=[1.5, 32, 1024])
+@example(family="subsampled", scale=1e-3, rate=0.5, alphas=[10000, 99.5])
+@settings(CONTRACT, max_examples=40)
+def test_rdp_at_any_parameters(family, scale, rate, alphas):
+    names = ("scale", "sigma", "rate", "alpha", "pair")
+    if family == "laplace":
+        pair, error = call(privacy_loss.laplace, scale, names=names)
+    else:
+        pair, error = call(privacy_loss.gaussian, scale, names=names)
+        if error is None and family == "subsampled":
+            pair, error = call(subsampling.poisson, pair, rate, names=names)
+    if error is not None:
+        return
+    values, error = call(renyi.rdp, pair, alphas, names=names)
+    if error is not None:
+        return
+    values = np.ravel(values)
+    assert not np.any(np.isnan(values)) and np.all(values >= 0)
+    # D_alpha does not decrease with alpha.
+    order = np.argsort(np.ravel(np.asarray(alphas, dtype=float)))
+    finite = values[order]
+    assert np.all(np.diff(finite) >= -1e-12 * np.abs(finite[1:]))
+    epsilon, error = call(renyi.to_epsilon, alphas, values, 1e-5, names=("alphas", "delta"))
+    assert error is None and epsilon >= 0 and not math.isnan(epsilon)
+
+
+@given(
+    alphas=st.lists(st.one_of(st.floats(1.0, 1e4), any_float), min_size=1, max_size=4),
+    values=st.lists(st.one_of(st.floats(0.0, 1e3), any_float), min_size=1, max_size=4),
+    delta=st.one_of(probability, any_float, not_a_number),
+)
+@CONTRACT
+def test_rdp_conversion_at_any_input(alphas, values, delta):
+    names = ("alphas", "rdp_values", "delta")
+    epsilon, error = call(renyi.to_epsilon, alphas, values, delta, names=names)
+    if error is not None:
+        return
+    assert epsilon >= 0 and not math.isnan(epsilon)
+    order, error = call(renyi.best_order, alphas, values, delta, names=names)
+    assert error is None and order in [float(a) for a in alphas]
+
+
+@given(
+    rate=rate_strategy,
+    sigma=st.one_of(st.floats(-3.0, 3.0).map(lambda power: 10.0**power), any_float),
+    steps=st.one_of(st.integers(1, 3000), st.sampled_from([0, -1, 2.5, True, "3", 10**8])),
+    delta=st.one_of(probability, any_float),
+    method=st.sampled_from(["pld", "rdp", "prv"]),
+)
+@example(rate=256 / 60000, sigma=1.1, steps=3000, delta=1e-5, method="pld")
+@example(rate=1.0, sigma=1e-3, steps=3000, delta=1e-5, method="pld")
+@settings(CONTRACT, max_examples=60)
+def test_dp_sgd_epsilon_at_any_parameters(rate, sigma, steps, delta, method):
+    names = ("sampling_rate", "noise_multiplier", "steps", "delta", "method", "grid_width")
+    grid = {"grid_width": 1e-2} if method == "pld" else {}
+    epsilon, error = call(
+        accounting.dp_sgd_epsilon, rate, sigma, steps, delta, method=method, names=names, **grid
+    )
+    if error is not None:
+        return
+    assert epsilon >= 0 and not math.isnan(epsilon)
+    if method == "pld":
+        bracket, error = call(
+            accounting.dp_sgd_bracket, rate, sigma, steps, delta, names=names, **grid
+        )
+        assert error is None
+        assert bracket.optimistic <= bracket.pessimistic == epsilon
+        # One step: the bracket holds the exact subsampled Gaussian's epsilon.
+        if steps == 1:
+            exact = subsampling.poisson(privacy_loss.gaussian(sigma), rate).epsilon_for_delta(delta)
+            assert bracket.optimistic <= exact <= bracket.pessimistic
