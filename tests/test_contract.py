@@ -1236,3 +1236,81 @@ def test_dp_sgd_epsilon_at_any_parameters(rate, sigma, steps, delta, method):
         if steps == 1:
             exact = subsampling.poisson(privacy_loss.gaussian(sigma), rate).epsilon_for_delta(delta)
             assert bracket.optimistic <= exact <= bracket.pessimistic
+
+
+# --- The PLD solver: the smallest grid epsilon whose delta meets the target ------------
+
+
+def check_smallest_epsilon(delta, losses, epsilon, target):
+    """delta(epsilon) <= target, and no grid loss in [0, epsilon) meets the target too."""
+    assert epsilon >= 0 and not math.isnan(epsilon)
+    if epsilon == math.inf:
+        assert delta(HUGE) > target
+        return
+    assert delta(epsilon) <= target, (epsilon, delta(epsilon), target)
+    lower = losses[(losses >= 0) & (losses < epsilon)]
+    if lower.size:
+        assert delta(lower.max()) > target, (epsilon, lower.max(), target)
+
+
+@given(
+    indices=st.lists(st.integers(-40, 6000), min_size=1, max_size=6, unique=True),
+    weights=st.lists(st.floats(0.01, 1.0), min_size=6, max_size=6),
+    infinity=st.sampled_from([0.0, 0.1, 1e-9, 0.3]),
+    grid_width=st.sampled_from([1.0, 0.5, 3.0, 1e-3]),
+    extra=st.lists(probability, max_size=3),
+)
+@example(
+    indices=[5000, 4000, 3000],
+    weights=[0.2, 0.1, 0.7, 1, 1, 1],
+    infinity=0.1,
+    grid_width=1.0,
+    extra=[0.4],
+)
+@settings(CONTRACT, max_examples=100)
+@needs_composition
+def test_pld_epsilon_for_delta_is_the_smallest_safe_grid_epsilon(
+    indices, weights, infinity, grid_width, extra
+):
+    """Targets equal to cumulative masses from the top (plus the +inf mass) drawn on purpose:
+    there delta is flat at the target over a stretch of the grid."""
+    indices = np.sort(np.array(indices))[::-1]
+    raw = np.array(weights[: indices.size])
+    masses_from_top = raw / raw.sum() * (1.0 - infinity)
+    lowest = int(indices.min())
+    masses = np.zeros(int(indices.max()) - lowest + 1)
+    masses[indices - lowest] = masses_from_top
+    distribution = composition.PrivacyLossDistribution(
+        grid_width, lowest, masses, infinity, True, 1e-15
+    )
+    losses = distribution.losses
+    targets = np.concatenate([infinity + np.cumsum(masses_from_top), extra])
+    targets = targets[(targets > 0) & (targets < 1)]
+    for target in targets:
+        epsilon, error = call(distribution.epsilon_for_delta, target, names=("delta",))
+        assert error is None
+        check_smallest_epsilon(distribution.delta, losses, epsilon, target)
+    # delta is continuous at +inf: the +inf mass is what no epsilon covers.
+    assert distribution.delta(math.inf) == distribution.delta(1e308) == pytest.approx(infinity)
+
+
+@given(
+    scale=st.floats(0.05, 20.0),
+    sensitivity=st.integers(1, 4),
+    k=st.integers(1, 12),
+    position=st.integers(0, 30),
+)
+@example(scale=0.2, sensitivity=2, k=3, position=1)
+@settings(CONTRACT, max_examples=40)
+@needs_composition
+def test_composed_discrete_laplace_epsilon_at_cumulative_masses(scale, sensitivity, k, position):
+    composed = composition.compose(privacy_loss.discrete_laplace(scale, sensitivity), k)
+    values, masses = composed.loss_atoms
+    order = np.argsort(values)[::-1]
+    cumulative = np.cumsum(np.asarray(masses)[order])
+    target = float(cumulative[min(position, cumulative.size - 1)])
+    if not 0 < target < 1:
+        return
+    epsilon, error = call(composed.epsilon_for_delta, target, names=("delta",))
+    assert error is None
+    check_smallest_epsilon(composed.delta, np.asarray(values, dtype=float), epsilon, target)

@@ -165,7 +165,11 @@ class Lattice:
         return np.where(n > 0, value, 0.0)
 
     def hockey(self, x):
-        """delta(x) = E[max(0, 1 - e^(x - L))], for any real x."""
+        """delta(x) = E[max(0, 1 - e^(x - L))], for any real x.
+
+        The mass at +inf counts at every x, x = inf included: delta(inf) is the limit of
+        delta(x) as x grows (what no epsilon, however large, covers), not a jump to 0.
+        """
         x = np.asarray(x, dtype=float)
         n = self.count_above(x)
         gap = np.minimum(x - self._last(n), 0.0)
@@ -173,22 +177,61 @@ class Lattice:
             z = np.exp(gap)
             finite = -np.expm1(gap) * self.above[n] + z * self.at_grid[np.clip(n - 1, 0, None)]
         finite = np.where(n > 0, np.nan_to_num(finite, nan=0.0), 0.0)
-        return finite + np.where(x < np.inf, self.infinity_mass, 0.0)
+        return finite + self.infinity_mass
 
     def epsilon_for_delta(self, delta):
         """Smallest epsilon >= 0 with hockey(epsilon) <= delta (inf where none), vectorised."""
         delta = np.asarray(delta, dtype=float)
         target = delta - self.infinity_mass
         size = self.masses.size
-        n = np.searchsorted(self.at_grid[1:], target, side="left") + 1
+        # The root lies in [L_n, L_(n-1)] for the first n whose delta(L_n) is *above* the
+        # target: where delta(L_n) rounds to the target itself over a flat stretch (the
+        # target a cumulative mass from the top), the delta there is at most the target
+        # already and the root lies further down, at the end of the stretch.
+        n = np.searchsorted(self.at_grid[1:], target, side="right") + 1
         n = np.clip(n, 1, max(size, 1))
         above = self.above[n]
         with np.errstate(divide="ignore", invalid="ignore"):
-            z = (above - target) / self.weighted[n]
+            # z = e^(epsilon - L_(n-1)) lies in [e^-step, 1] inside that interval (in
+            # (0, 1] below the lowest loss, where the last interval has no lower end).
+            floor = np.where(n < size, math.exp(-self.step), 0.0)
+            z = np.clip((above - target) / self.weighted[n], floor, 1.0)
             epsilon = self._last(n) + np.log(z)
         epsilon = np.nan_to_num(epsilon, nan=np.inf, posinf=np.inf, neginf=0.0)
         epsilon = np.where(target == 0, max(self.top, 0.0), epsilon)
         epsilon = np.where(target < 0, np.inf, epsilon)
         epsilon = np.where(self.hockey(0.0) <= delta, 0.0, np.maximum(epsilon, 0.0))
         # A root in floating point may sit an ulp low: step up until delta is not above.
-        return step_up(epsilon, lambda value: self.hockey(value) > delta)
+        epsilon = step_up(epsilon, lambda value: self.hockey(value) > delta)
+        # ... and grid losses below it may meet the target already: where delta is flat
+        # at the target over a stretch of the grid, the recurrence behind at_grid and
+        # hockey's own sum may round to either side of it. The smallest grid loss >= 0
+        # (below epsilon) whose delta meets the target is the answer: found by bisection
+        # over the grid indices, delta being monotone.
+        if size:
+            finite = np.isfinite(epsilon)
+            safe_epsilon = np.where(finite, epsilon, 0.0)
+            first = np.searchsorted(self._negated, -safe_epsilon, side="right")  # L < eps
+            last = np.searchsorted(self._negated, 0.0, side="right") - 1  # smallest L >= 0
+            start = np.minimum(first, size - 1)
+            usable = finite & (first <= last) & (self.losses[start] < safe_epsilon)
+            usable &= self.hockey(self.losses[start]) <= delta
+            # Invariant: delta(L_good) <= target; delta(L_bad) > target (or bad = last + 1).
+            good, bad = start.copy(), np.full(start.shape, last + 1)
+            while np.any(usable & (bad - good > 1)):
+                middle = (good + bad) // 2
+                meets = self.hockey(self.losses[np.minimum(middle, size - 1)]) <= delta
+                move = usable & (bad - good > 1)
+                good = np.where(move & meets, middle, good)
+                bad = np.where(move & ~meets, middle, bad)
+            found = self.losses[np.minimum(good, size - 1)]
+            # The root may lie inside the interval below that grid loss: solve there.
+            n = np.minimum(good + 1, size)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                floor = np.where(n < size, math.exp(-self.step), 0.0)
+                z = np.clip((self.above[n] - target) / self.weighted[n], floor, 1.0)
+                inside = np.maximum(np.nan_to_num(found + np.log(z), nan=np.inf), 0.0)
+            inside = step_up(np.minimum(inside, found), lambda v: self.hockey(v) > delta)
+            found = np.minimum(found, inside)
+            epsilon = np.where(usable, found, epsilon)
+        return epsilon
