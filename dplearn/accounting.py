@@ -440,3 +440,11 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
     while len(_RESULTS) > _RESULTS_KEPT:
         _RESULTS.popitem(last=False)
     return result
+
+
+def _clear_caches():
+    """Forget every cached one-step PLD, transform and result (for cold benchmarks)."""
+    _one_step.cache_clear()
+    _row.cache_clear()
+    _spectrum.cache_clear()
+    _RESULTS.clear()
