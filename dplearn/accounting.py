@@ -15,7 +15,18 @@ ratio matters), and the run is its T-fold composition. Two accountants:
 - ``method="rdp"``: T times the Rényi DP of one step at a list of orders (Mironov, Talwar &
   Zhang 2019), converted to (epsilon, delta) by Balle et al. 2020 (``dplearn.renyi``).
 
-Neighbours add or remove one example; epsilon is the larger of the two directions.
+Neighbours add or remove one example; epsilon is the larger of the two directions (the
+add side is first bounded on a grid ten times coarser: where that bound is already below
+the remove side's value, it cannot be the larger one).
+
+How wide the bracket is: the pessimistic (connect-the-dots) PLD errs by a second-order
+amount per step, so its epsilon is close to the exact one (2.38178 at h = 1e-4 and 2.39062
+at h = 1e-3 for 14,063 steps at q = 256/60000, sigma = 1.1, delta = 1e-5, the same as
+dp_accounting's); the optimistic one rounds every loss down, which moves the composed loss
+down by about T h / 4 on its grid of h / 2, so the bracket is [2.0301, 2.3818] there, half
+as wide as dp_accounting's own bracket at the same h. Mass that the grids or the composed
+window leave off is accounted on the safe side (to +inf, or added to the target delta),
+so that a delta below about T * 1e-14 is beyond what the grid resolves: epsilon inf.
 
 Taught in: 11-account-for-a-training-run.ipynb
 """
@@ -41,7 +52,9 @@ DEFAULT_GRID_WIDTH = 1e-4
 _TAIL_MASS = 1e-15
 #: Probability each composed PLD's window may leave off each end (accounted for).
 _WINDOW_TAIL = 1e-14
-_MAX_POINTS = 2**23
+#: Most grid points of one composed PLD, and of one step (bounded time: a second or so).
+_MAX_POINTS = 2**22
+_MAX_STEP_POINTS = 2**19
 
 
 class PLDEpsilonBracket(NamedTuple):
@@ -208,20 +221,34 @@ def _loss_range(direction, tail_mass):
 
 
 @functools.lru_cache(maxsize=64)
-def _one_step(rate, sigma, grid_width, side):
-    """The one-step PLDs of one direction ("remove" or "add"), cached per (q, sigma, h)."""
+def _direction_range(rate, sigma, side):
+    """(direction, (low, high)): one direction of one step and its loss range."""
     pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
     direction = pair.remove if side == "remove" else pair.add
-    low, high = _loss_range(direction, _TAIL_MASS)
+    return direction, _loss_range(direction, _TAIL_MASS)
+
+
+def _grid_extent(rate, sigma, grid_width, side):
+    """(lowest, highest) grid indices of one step; a ValueError if too many (checked for
+    every grid a bracket needs before any is built, so that refusing is quick)."""
+    _, (low, high) = _direction_range(rate, sigma, side)
     lowest = int(math.floor(low / grid_width))
     highest = int(math.ceil(high / grid_width))
-    if highest - lowest + 1 > _MAX_POINTS // 4:
+    if highest - lowest + 1 > _MAX_STEP_POINTS:
         raise ValueError(
             f"grid_width must be larger for this noise_multiplier: {highest - lowest + 1} "
-            f"grid points for one step at grid_width={grid_width!r}"
+            f"grid points for one step at grid_width={grid_width!r} (at most "
+            f"{_MAX_STEP_POINTS})"
         )
-    if highest - lowest < 2:
-        highest = lowest + 2
+    return lowest, max(highest, lowest + 2)
+
+
+@functools.lru_cache(maxsize=64)
+def _one_step(rate, sigma, grid_width, side):
+    """The one-step PLDs of one direction ("remove" or "add"), cached per (q, sigma, h)."""
+    direction, _ = _direction_range(rate, sigma, side)
+    pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
+    lowest, highest = _grid_extent(rate, sigma, grid_width, side)
     index = np.arange(lowest, highest + 1)
     losses = index * grid_width
     # Connect the dots: the grid PLD whose delta is the exact one at every grid loss.
@@ -422,8 +449,12 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
     if key in _RESULTS:
         _RESULTS.move_to_end(key)
         return _RESULTS[key]
-    upper = _epsilon((rate, sigma, grid_width, "remove", True), steps, delta)
     coarse = min(grid_width * _COARSE, 1.0)
+    for width, side in [(grid_width, "remove"), (coarse, "add")] + (
+        [] if pessimistic_only else [(grid_width / 2.0, "remove")]
+    ):
+        _grid_extent(rate, sigma, width, side)
+    upper = _epsilon((rate, sigma, grid_width, "remove", True), steps, delta)
     add_upper = _epsilon((rate, sigma, coarse, "add", True), steps, delta)
     if add_upper > upper:
         add_upper = _epsilon((rate, sigma, grid_width, "add", True), steps, delta)
@@ -443,6 +474,7 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
 
 def _clear_caches():
     """Forget every cached one-step PLD, transform and result (for cold benchmarks)."""
+    _direction_range.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()
     _spectrum.cache_clear()
