@@ -162,13 +162,15 @@ EXERCISES = [
         hints={
             "a": (
                 "approximation-not-bound",
-                "Look at COMP-6's left panel with few Laplace releases: is the red band "
-                "(G_μ above the exact curve) always empty?",
+                "Set COMP-6 to Laplace noise, k = 2 and ε₀ = 0.5 (the example printed above "
+                "it) and look at its right panel: is the exact δ ever above the CLT's (the "
+                "red part, ratio above 1)?",
             ),
             "b": (
                 "tails-not-everywhere",
-                "Heavier tails help far out, at large ε. Look at COMP-6's right panel at small "
-                "and middle ε: which way does the ratio go?",
+                "Heavier tails help far out, at large ε. Set COMP-6 to Laplace noise, k = 2 "
+                "and ε₀ = 0.5, and look at its right panel at small and middle ε: which way "
+                "does the ratio go?",
             ),
             "d": (
                 "clt-is-general",

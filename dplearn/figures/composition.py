@@ -38,6 +38,8 @@ from dplearn.composition import first_advanced_win
 from dplearn.figures.controls import DELTA, EPSILON, SIGMA, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.grids import curve_positions, probability_grid
+from dplearn.figures.legends import legend_below
+from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR
 from dplearn.figures.text import (
     NOTE_SIZE,
@@ -496,7 +498,8 @@ class ComposedLossByProbability(_CompositionFigure):
             Patch(color=AREA_COLOR, alpha=0.45, label=r"area $\delta$"),
             Line2D([], [], color=BAD_COLOR, ls="--", label=r"width $\delta_1$ $\times$ 1"),
         ]
-        whole.legend(handles=handles, loc="upper right", fontsize=9)
+        # Under the axes: the curves reach every corner of the whole axis at some setting.
+        legend_below(self.figure, [], handles=handles)
 
     def _apply(self, mechanism, sigma, epsilon0, releases, epsilon):
         pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
@@ -710,7 +713,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
     title = "ε at a fixed δ against the number of releases"
     controls = {
         "epsilon0": LAPLACE_EPSILON0,
-        "delta": DELTA.replace(minimum=1e-10, maximum=0.1),
+        "delta": exponent_control(DELTA.replace(minimum=1e-10, maximum=0.1)),
         "releases": RELEASES_CONTROL.replace(description="the k marked on the curves"),
     }
     defaults = {"epsilon0": DOCUMENT_EPSILON0, "delta": 1e-5, "releases": 100}
@@ -932,15 +935,19 @@ class SteppedControl(Control):
     def slider(self, value, name=None):
         import ipywidgets as widgets
 
-        return widgets.SelectionSlider(
+        value = self.clip(value)
+        slider = widgets.SelectionSlider(
             options=[(self.label_of(v), v) for v in self.values],
-            value=self.clip(value),
+            value=value,
             description=self.label,
             continuous_update=True,
             tooltip=self.description or name or self.label,
             layout=widgets.Layout(width="30em"),
             style={"description_width": "8em"},
         )
+        # ipywidgets leaves the label empty when the value is the first option.
+        slider.label = self.label_of(value)
+        return slider
 
 
 #: Grid widths COMP-5 offers: 1-2-5 steps; those up to 0.1 divide epsilon0 = 0.1.
@@ -1024,14 +1031,33 @@ class AccountantBracket(_CompositionFigure):
         left.set_ylabel(r"$P[\mathcal{L} \leq \ell]$, one release")
         self._static_xlabel(left, r"privacy loss $\ell$ of one release")
         left.set_title(r"COMP-5 · one release on a grid of width $h$")
-        left.legend(
+        # Under the axes: at h = 0.5 the rounded CDFs step through the upper left.
+        legend_below(
+            self.figure,
+            [],
             handles=[
                 Line2D([], [], color="black", lw=1.5, label="exact"),
                 Line2D([], [], color=BAD_COLOR, lw=1.3, label="rounded up (pessimistic)"),
                 Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label="rounded down (optimistic)"),
+                Line2D(
+                    [],
+                    [],
+                    color=BAD_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="pessimistic above exact",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=OPTIMAL_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="optimistic below exact",
+                ),
             ],
-            loc="upper left",
-            fontsize=9,
         )
         right.set_xscale("log")
         right.set_yscale("log")
@@ -1055,30 +1081,6 @@ class AccountantBracket(_CompositionFigure):
         right.set_xlabel(r"grid width $h$")
         right.set_ylabel(r"$|\delta_{\mathrm{bound}} - \delta| \,/\, \delta$, $k$ releases")
         right.set_title(r"after $k$ releases: the bracket shrinks with $h$")
-        right.legend(
-            handles=[
-                Line2D(
-                    [],
-                    [],
-                    color=BAD_COLOR,
-                    lw=2,
-                    marker="o",
-                    ms=3.5,
-                    label="pessimistic above exact",
-                ),
-                Line2D(
-                    [],
-                    [],
-                    color=OPTIMAL_COLOR,
-                    lw=2,
-                    marker="o",
-                    ms=3.5,
-                    label="optimistic below exact",
-                ),
-            ],
-            loc="lower right",
-            fontsize=9,
-        )
 
     def _bracket(self, pair, k, grid_width, epsilon):
         pessimistic = composition.pld(pair, grid_width, pessimistic=True).self_compose(k)

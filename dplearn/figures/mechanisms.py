@@ -29,6 +29,8 @@ from dplearn.figures.controls import (
     Control,
 )
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.legends import legend_below
+from dplearn.figures.sliders import exponent_control
 
 __all__ = [
     "NeighbourDifferences",
@@ -153,7 +155,7 @@ class NeighbourDifferences(Explorer):
             ax.tick_params(axis="x", length=0)
             self.moving(self.bars[notion], self.l2_marks[notion], self.max_lines[notion])
         self.axes[0].set_ylabel(r"$|f(x) - f(y)|$  (bars $\ell_1$, ticks $\ell_2$)")
-        self.axes[0].legend(loc="upper left", fontsize=9)
+        legend_below(self.figure, self.axes[:1])
 
     def _apply(self, upper):
         if self.takes_bound:
@@ -272,7 +274,6 @@ class LaplaceRatio(Explorer):
         # Below the moving curves (zorder 2), so the static layer holds it whole.
         density_ax.axvline(0.0, color=D1_COLOUR, linewidth=0.8, linestyle=":", zorder=1.5)
         self.mark_y = density_ax.axvline(0.0, color=D2_COLOUR, linewidth=0.8, linestyle=":")
-        density_ax.legend(loc="upper right", fontsize=9)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(*self.z_range)
@@ -295,7 +296,7 @@ class LaplaceRatio(Explorer):
         )
         (self.lower_bound,) = ratio_ax.plot(self.z_range, [1, 1], "--", color=BOUND_COLOUR)
         (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label="ratio")
-        ratio_ax.legend(loc="lower left", fontsize=9)
+        legend_below(self.figure, (density_ax, ratio_ax))
         ratio_ax.set_xlabel("output $z$")
         ratio_ax.set_ylabel("ratio $p_x(z) / p_y(z)$ (log scale)")
         ratio_ax.set_title(
@@ -435,7 +436,6 @@ class GeometricOptimality(Explorer):
         pmf_ax.set_xlabel("output $z$ (an integer)")
         pmf_ax.set_ylabel("probability (log scale)")
         pmf_ax.set_title("geometric pmfs", fontsize=10)
-        pmf_ax.legend(loc="upper right", fontsize=9)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
@@ -469,10 +469,19 @@ class GeometricOptimality(Explorer):
         )
         # Says which loss the buttons chose: one of three strings, so mathtext parses
         # each once (matplotlib caches the layout) however often the loss changes.
+        # On a white box above the curves: the epsilon line may pass behind it.
         self.loss_note = loss_ax.text(
-            0.97, 0.97, "", transform=loss_ax.transAxes, ha="right", va="top", fontsize=10
+            0.97,
+            0.97,
+            "",
+            transform=loss_ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=10,
+            zorder=5,
+            bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9},
         )
-        loss_ax.legend(loc="lower left", fontsize=9)
+        legend_below(self.figure, (pmf_ax, loss_ax), ncols=5)
         self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
         self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now, self.loss_note)
         # All three losses now (45 small LPs, once per session): no slider move waits.
@@ -569,7 +578,7 @@ class GaussianCalibration(Explorer):
     title = "Gaussian mechanism: where the classic σ holds, wastes noise, and breaks"
     controls = {
         "epsilon": EPSILON.replace(minimum=0.05, maximum=20.0),
-        "delta": DELTA,
+        "delta": exponent_control(DELTA),
         "sensitivity": SENSITIVITY.replace(label=r"$\Delta f$"),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0}
@@ -601,7 +610,6 @@ class GaussianCalibration(Explorer):
         sigma_ax.set_title(
             r"$\sigma$: classic formula and the smallest valid $\sigma$", fontsize=10
         )
-        sigma_ax.legend(loc="upper right", fontsize=9)
 
         waste_ax.axhline(1.0, color="black", linewidth=1, zorder=1.5)
         waste_ax.axhspan(1.0, 30.0, color="C2", alpha=0.08)
@@ -631,7 +639,7 @@ class GaussianCalibration(Explorer):
         delta_ax.set_title(
             r"exact $\delta$ of the classic $\sigma$, against the promise", fontsize=10
         )
-        delta_ax.legend(loc="lower right", fontsize=9)
+        legend_below(self.figure, (sigma_ax, delta_ax))
         self.moving(self.classic_line, self.analytic_line, self.classic_dot, self.analytic_dot)
         self.moving(self.sigma_crossing, self.exact_line, self.target_line, self.exact_dot)
         self.moving(self.delta_crossing)
@@ -734,7 +742,7 @@ class DimensionNoise(Explorer):
     title = "Many coordinates: Laplace (ℓ1) against Gaussian (ℓ2) noise"
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
-        "delta": DELTA,
+        "delta": exponent_control(DELTA),
         "bound": SENSITIVITY.replace(label="$c$", description="per-coordinate bound"),
         "dimension": Control("$d$", 1, 300, integer=True, description="number of coordinates"),
     }
@@ -786,7 +794,6 @@ class DimensionNoise(Explorer):
         line_ax.set_title(
             r"per-coordinate noise: Laplace $\propto d$, Gaussian $\propto \sqrt{d}$", fontsize=10
         )
-        line_ax.legend(loc="upper left", fontsize=9)
 
         (self.laplace_points,) = shape_ax.plot(
             [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.6, label="Laplace samples"
@@ -806,7 +813,7 @@ class DimensionNoise(Explorer):
         shape_ax.set_xlabel(r"noise on coordinate 1 (units of $c / \varepsilon$)")
         shape_ax.set_ylabel(r"noise on coordinate 2 (units of $c / \varepsilon$)")
         shape_ax.set_title(r"$d = 2$: 90 % regions, diamond vs circle", fontsize=10)
-        shape_ax.legend(loc="upper right", fontsize=9, markerscale=3)
+        legend_below(self.figure, (line_ax, shape_ax), ncols=3, markerscale=3)
         self.moving(self.laplace_line, self.gauss_line, self.classic_line)
         self.moving(self.laplace_dot, self.gauss_dot, self.crossover_line)
         self.moving(self.laplace_points, self.gauss_points, self.diamond, self.circle)

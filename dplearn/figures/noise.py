@@ -16,6 +16,7 @@ from dplearn import _validation as check
 from dplearn import floating_point
 from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.legends import legend_below
 from dplearn.mechanisms import sample_laplace_inverse_cdf
 
 __all__ = [
@@ -255,7 +256,6 @@ class OneDimensionalQuery(_SeededExplorer):
             ylabel="share of the answers",
             title="one experiment: $n$ rounded noisy answers",
         )
-        answers_axes.legend(loc="upper left", fontsize=9)
         # Misses (answers outside the tolerance) on a fixed axis; the last bin holds
         # every count from ``most_misses`` up.
         self._miss_edges = np.arange(self.most_misses + 2) - 0.5
@@ -285,7 +285,9 @@ class OneDimensionalQuery(_SeededExplorer):
             ylabel="probability",
             title="misses over repeated experiments",
         )
-        count_axes.legend(loc="upper center", fontsize=9)
+        # Under the axes: the true answer's line runs up the middle of the left one, and
+        # the experiment's line moves across the right one.
+        legend_below(self.figure, [answers_axes, count_axes], ncols=3)
 
     def _apply(self, *, epsilon, sensitivity, tolerance, answers):
         epsilon = float(check.positive("epsilon", epsilon))
@@ -674,9 +676,8 @@ class FloatingPointLeak(_SeededExplorer):
             ylabel="share of outputs",
             title="outputs from 0 that 1 cannot produce",
         )
-        share_axes.legend(
-            loc="upper center", fontsize=9, ncols=3, columnspacing=1.0, handlelength=1.5
-        )
+        # Under the axes: the zoom's line crosses every height of this one.
+        legend_below(self.figure, [share_axes], columnspacing=1.0, handlelength=1.5)
 
     def _apply(self, *, epsilon, position):
         epsilon = float(check.positive("epsilon", epsilon))

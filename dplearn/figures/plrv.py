@@ -36,6 +36,8 @@ from dplearn.figures.controls import (
 )
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.grids import curve_positions, probability_positions
+from dplearn.figures.legends import legend_below
+from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR
 from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
@@ -106,8 +108,12 @@ class DecimalControl(Control):
 OUTPUT_CONTROL = DecimalControl(
     r"output $O$", *OUTPUT_LIMITS, step=0.1, description="a marked output", decimals=1
 )
-POSITION_CONTROL = Control(
-    r"position $x$", 1e-4, 0.5, log=True, description="probability position of a marked output"
+# Read out in e-notation: the default readout wrote 1e-4 as "0.0001000", past its box.
+POSITION_CONTROL = exponent_control(
+    Control(
+        r"position $x$", 1e-4, 0.5, log=True, description="probability position of a marked output"
+    ),
+    digits=3,
 )
 # Names shared by several readouts and labels (mathtext in figures, MathJax in readouts).
 DELTA1_NAME = r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$"
@@ -431,7 +437,14 @@ class LaplaceDensities(_LaplaceOutputs):
         for index, (stem, dots, label) in enumerate(self.marks):
             stem.set_data([outputs[index]] * 2, [0, self.rows[index] - 0.01])
             dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
+            # Near an edge of the axes the label leans inwards, inside the figure.
             label.set_x(outputs[index])
+            if outputs[index] > OUTPUT_LIMITS[1] - 2.0:
+                label.set_ha("right")
+            elif outputs[index] < OUTPUT_LIMITS[0] + 2.0:
+                label.set_ha("left")
+            else:
+                label.set_ha("center")
             label.set_text(f"{_SUBSCRIPT_O[index]}: {_factor_text(ratios[index])}")
 
     def numbers(self):
@@ -874,7 +887,8 @@ class GaussianLossByProbability(_GaussianByProbability):
             r"PLRV-6 · Gaussian noise: "
             r"no line $e^{\varepsilon}$ stays above $e^{\mathcal{L}}$ everywhere"
         )
-        ax.legend(loc="upper right", fontsize=9)
+        # Under the axes: at epsilon = 2.5 the line e^epsilon runs where a legend would.
+        legend_below(self.figure, [ax])
 
     def _apply(self, epsilon, sigma, sensitivity):
         noise = self._noise(sigma, sensitivity)
@@ -914,7 +928,7 @@ class BadEventWidth(_GaussianByProbability):
             r"PLRV-7 · $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$: "
             r"measure the width of the bad events"
         )
-        ax.legend(loc="upper right", fontsize=9)
+        legend_below(self.figure, [ax])
 
     def _apply(self, epsilon, sigma, sensitivity):
         noise = self._noise(sigma, sensitivity)
@@ -1007,13 +1021,11 @@ class TwoBadOutputs(_GaussianFigure):
             r"PLRV-8 · zoom on the bad events: "
             r"$O_1$ a little above $e^{\varepsilon}$, $O_2$ far above"
         )
-        upper.legend(loc="upper right", fontsize=9)
-        # Headroom above weight 1 for the legend, which no curve can reach.
-        lower.set_ylim(-0.05, 1.6)
+        lower.set_ylim(-0.05, 1.15)
         lower.set_yticks([0.0, 0.5, 1.0])
         lower.set_xlabel(r"probability position $x$ (log scale)")
         lower.set_ylabel("weight")
-        lower.legend(loc="upper center", ncol=2, fontsize=9)
+        legend_below(self.figure, (upper, lower))
 
     def _apply(self, epsilon, sigma, sensitivity, position1, position2):
         noise = self._noise(sigma, sensitivity)

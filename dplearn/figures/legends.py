@@ -1,0 +1,41 @@
+"""One legend under a figure's axes, where no curve a slider can move will ever pass.
+
+A legend inside the axes sits where the data is at one setting and is crossed at
+another (the epsilon line of MECH-3, the crossing of MECH-4, the crossover of MECH-5).
+``legend_below`` gathers the labelled artists of the given axes into one row under them,
+laid out once by constrained layout (``loc="outside lower center"``).
+
+Taught in: 02-see-what-delta-means.ipynb, 04-compute-sensitivity.ipynb,
+05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise.ipynb,
+08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
+"""
+
+from __future__ import annotations
+
+__all__ = ["legend_below"]
+
+
+def legend_below(figure, axes, *, handles=(), ncols=None, **options):
+    """A figure legend of every labelled artist of ``axes`` (first label wins), below them.
+
+    Args:
+      figure: the matplotlib figure.
+      axes: the axes whose artists it lists, in order.
+      handles: artists to list first (proxies such as ``Line2D([], [], label=...)``).
+      ncols: columns (default: all entries in one row).
+      options: passed to ``Figure.legend`` (markerscale, ...).
+
+    Returns:
+      The legend.
+    """
+    labels = [handle.get_label() for handle in handles]
+    handles = list(handles)
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    options = {"fontsize": 9, "frameon": False, **options}
+    return figure.legend(
+        handles, labels, loc="outside lower center", ncols=ncols or len(labels), **options
+    )

@@ -1,0 +1,225 @@
+"""What a reader sees of each figure of lessons 01-09 at the ends of every slider.
+
+For every control of every figure at its minimum and its maximum (every option of a
+choice), the others at the document's setting, drawn by Agg:
+
+- every legend lies inside the figure;
+- no legend lies over plotted data: no line of its axes (curves, markers, moving
+  vertical lines such as the slider's epsilon) passes through the legend's box;
+- every text drawn in an axes (labels, notes, readouts in the figure) lies inside the
+  figure;
+- every slider shows the value the figure uses: the slider built at the value shows it,
+  and what it hands the figure is that value, to the digits its readout shows.
+
+Bounding boxes come from the Agg renderer (``get_window_extent``), in pixels.
+"""
+
+import decimal
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
+
+from dplearn.figures.controls import Choice  # noqa: E402
+from dplearn.figures.explorers import load_all  # noqa: E402
+from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
+
+LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP")
+EXPLORERS = {
+    figure_id: cls for figure_id, cls in load_all().items() if figure_id.startswith(LESSON_FIGURES)
+}
+#: Pixels a box may pass the figure's edge by (antialiasing).
+EDGE = 1.0
+
+
+def ends(explorer_class):
+    """(label, params) for each control at each end, the others at their defaults."""
+    for name, control in explorer_class.controls.items():
+        values = control.options if isinstance(control, Choice) else control.ends
+        for value in values:
+            yield f"{name}={value}", {name: value}
+
+
+CASES = [
+    (figure_id, label, params)
+    for figure_id, cls in EXPLORERS.items()
+    for label, params in [("default", {}), *ends(cls)]
+]
+
+
+def _drawn(figure_id, params):
+    explorer = EXPLORERS[figure_id]()
+    if params:
+        explorer.update(**params)
+    canvas = explorer.figure.canvas
+    canvas.draw()
+    return explorer, canvas.get_renderer()
+
+
+def _inside(box, outer, edge=EDGE):
+    return (
+        box.x0 >= outer.x0 - edge
+        and box.y0 >= outer.y0 - edge
+        and box.x1 <= outer.x1 + edge
+        and box.y1 <= outer.y1 + edge
+    )
+
+
+def _line_meets(line, box):
+    """Whether a drawn line (its segments, or its markers) touches box (display pixels)."""
+    if not line.get_visible() or line.get_alpha() == 0:
+        return False
+    xy = np.asarray(line.get_xydata(), dtype=float)
+    if xy.size == 0:
+        return False
+    points = line.get_transform().transform(xy)
+    finite = np.all(np.isfinite(points), axis=1)
+    inner = box.padded(-1.0)  # a line along the box's edge does not hide its text
+    if line.get_clip_on() and line.axes is not None:
+        # A clipped line is drawn only inside its axes.
+        inner = Bbox.intersection(inner, line.axes.bbox)
+        if inner is None:
+            return False
+    if line.get_marker() not in (None, "None", "", " ") and line.get_markersize() > 0:
+        p = points[finite]
+        if np.any(
+            (p[:, 0] > inner.x0)
+            & (p[:, 0] < inner.x1)
+            & (p[:, 1] > inner.y0)
+            & (p[:, 1] < inner.y1)
+        ):
+            return True
+    if line.get_linestyle() in ("None", "none", "", " ") or line.get_linewidth() == 0:
+        return False
+    # Segments between consecutive finite points, sampled finely enough for pixels.
+    for start, stop in zip(points[:-1], points[1:], strict=True):
+        if not (np.all(np.isfinite(start)) and np.all(np.isfinite(stop))):
+            continue
+        steps = int(min(400, max(2, np.hypot(*(stop - start)) / 2)))
+        t = np.linspace(0.0, 1.0, steps)[:, None]
+        p = start + t * (stop - start)
+        if np.any(
+            (p[:, 0] > inner.x0)
+            & (p[:, 0] < inner.x1)
+            & (p[:, 1] > inner.y0)
+            & (p[:, 1] < inner.y1)
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("figure_id", "label", "params"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES]
+)
+def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params):
+    explorer, renderer = _drawn(figure_id, params)
+    figure = explorer.figure
+    figure_box = figure.bbox
+    # Each axes' own legend, and the figure's legends, over the lines of every axes.
+    legends = [(ax.get_legend(), [ax], ax.get_title()) for ax in figure.axes]
+    legends += [(legend, figure.axes, "the figure") for legend in figure.legends]
+    for legend, axes, where in legends:
+        if legend is None or not legend.get_visible():
+            continue
+        box = legend.get_window_extent(renderer)
+        assert _inside(box, figure_box), f"{label}: legend of {where!r} leaves the figure"
+        crossing = [
+            line.get_label()
+            for ax in axes
+            for line in ax.get_children()
+            if isinstance(line, Line2D) and _line_meets(line, box)
+        ]
+        assert not crossing, f"{label}: legend of {where!r} is over {crossing}"
+    for ax in figure.axes:
+        for text in ax.texts:
+            if not text.get_visible() or not text.get_text().strip():
+                continue
+            box = text.get_window_extent(renderer)
+            assert _inside(box, figure_box), f"{label}: text {text.get_text()!r} leaves"
+
+
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_every_slider_shows_the_value_the_figure_uses(figure_id):
+    """Built at a value, a slider shows it; what it hands on is what the figure uses."""
+    cls = EXPLORERS[figure_id]
+    explorer = cls()
+    for name, control in cls.controls.items():
+        if isinstance(control, Choice):
+            continue
+        values = (*control.ends, cls.defaults[name])
+        for value in values:
+            slider = control.slider(value, name)
+            explorer.update(**{name: slider.value})
+            used = explorer.params[name]
+            if hasattr(slider, "options"):  # a slider over listed values shows the label
+                assert slider.label == f"{used:g}", (name, slider.label, used)
+                continue
+            shown = format(slider.value, slider.readout_format.replace("~", ""))
+            assert float(shown) == pytest.approx(float(used), rel=5e-4, abs=0), (
+                name,
+                shown,
+                used,
+            )
+            # The readout shows every digit that sets the value (1000.5 is not "1001").
+            if not control.log and not control.integer:
+                assert float(shown) == pytest.approx(float(value), abs=1e-9 + 1e-12 * abs(value))
+
+
+def _round_half_up(value, places):
+    """value rounded to ``places`` decimals, ties away from zero, as JavaScript does."""
+    step = decimal.Decimal(1).scaleb(-places)
+    return decimal.Decimal(value).quantize(step, rounding=decimal.ROUND_HALF_UP)
+
+
+def _browser_readout(value, spec):
+    """What the browser's readout shows for value: d3-format's ".Ng", ".Nf" or ".Ne"
+    (for "g", JavaScript's toPrecision: fixed notation unless the exponent is below -6
+    or at least N; for "e", a one-digit exponent is not padded; ties round up)."""
+    spec = spec.replace("~", "")
+    if not spec.startswith("."):  # "d": an integer slider
+        return str(int(value))
+    digits, kind = int(spec[1:-1]), spec[-1]
+    value = float(value)
+    if kind == "f":
+        return str(_round_half_up(value, digits))
+    if value == 0:
+        return f"{0:.{digits - 1}f}" if kind == "g" else f"{0:.{digits}f}e0"
+    exponent = decimal.Decimal(value).adjusted()
+    places = (digits - 1 if kind == "g" else digits) - exponent
+    rounded = _round_half_up(value, places)
+    exponent = rounded.adjusted()  # 9.9996 may round up to 10.00
+    if kind == "e" or exponent < -6 or exponent >= digits:
+        figures = digits - 1 if kind == "g" else digits
+        mantissa = _round_half_up(float(rounded.scaleb(-exponent)), figures)
+        sign = "+" if kind == "g" and exponent >= 0 else ""
+        return f"{mantissa}e{sign}{exponent}"
+    return str(_round_half_up(value, max(0, digits - 1 - exponent)))
+
+
+def test_the_browser_readout_emulation():
+    assert _browser_readout(1e-5, ".4g") == "0.00001000"  # what MECH-4 showed
+    assert _browser_readout(0.005012, ".4g") == "0.005012"
+    assert _browser_readout(1000.5, ".4g") == "1001"
+    assert _browser_readout(1e-12, ".2e") == "1.00e-12"
+
+
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_every_slider_readout_fits_its_box(figure_id):
+    cls = EXPLORERS[figure_id]
+    for name, control in cls.controls.items():
+        if isinstance(control, Choice):
+            continue
+        for value in (*control.ends, cls.defaults[name]):
+            slider = control.slider(value, name)
+            if hasattr(slider, "options"):
+                shown = slider.label
+            elif hasattr(slider, "readout_format"):
+                shown = _browser_readout(slider.value, slider.readout_format)
+            else:
+                shown = str(slider.value)
+            assert len(shown) <= READOUT_CHARACTERS, (name, shown)
