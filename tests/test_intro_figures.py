@@ -17,6 +17,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from dplearn import attacks  # noqa: E402
 from dplearn.figures import intro  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 from tests.test_attacks import convolved_density, independent_fractions  # noqa: E402
@@ -114,6 +115,54 @@ def test_reconstruction_takes_a_value_from_code_to_the_nearest_step():
     assert figure.numbers()["noise size $E$ used"] == 10.0
     figure.update(noise_bound=1000.0)
     assert figure.numbers()["noise size $E$ used"] == 40.0
+
+
+def test_reconstruction_curve_holds_the_printed_values_and_says_what_it_averages():
+    bounds = intro.CURVE_NOISE_BOUNDS
+    assert list(bounds) == sorted(bounds) and len(set(bounds)) == len(bounds)
+    assert {0.5, math.sqrt(intro.RECONSTRUCTION_N), 40.0} <= set(bounds)
+    figure = intro.Reconstruction()
+    line = next(line for line in figure.figure.axes[0].lines if line.get_marker() == "o")
+    x, y = line.get_data()
+    assert list(x) == list(bounds)
+    assert list(y) == [
+        attacks.mean_fraction_recovered(100, 400, bound, intro.RECONSTRUCTION_SEEDS)
+        for bound in bounds
+    ]
+    assert line.get_label() == f"average of 5 attacks, {len(bounds)} values of $E$"
+
+
+@pytest.mark.parametrize("noise_bound", [2.0, 6.0, 8.5, 12.0, 20.0])
+def test_reconstruction_curve_between_its_points(noise_bound):
+    """Joined by straight lines (on its log axis), the curve stays within the seeds'
+    own scatter of the average at slider steps where it was not computed."""
+    assert noise_bound not in intro.CURVE_NOISE_BOUNDS
+    x, y = intro.reconstruction_curve()
+    drawn = np.interp(math.log(noise_bound), np.log(x), y)
+    average = attacks.mean_fraction_recovered(100, 400, noise_bound, intro.RECONSTRUCTION_SEEDS)
+    assert drawn == pytest.approx(average, abs=0.02)
+
+
+def test_reconstruction_solves_the_curve_when_built_and_a_step_when_first_shown():
+    attacks._trial.cache_clear()
+    intro.reconstruction_curve.cache_clear()
+    figure = intro.Reconstruction()
+    curve_attacks = len(intro.CURVE_NOISE_BOUNDS) * len(intro.RECONSTRUCTION_SEEDS)
+    # The default E = sqrt(n) is on the curve: seed 0's attack there is already solved.
+    assert attacks._trial.cache_info().currsize == curve_attacks
+    figure.update(noise_bound=12.5)
+    assert attacks._trial.cache_info().currsize == curve_attacks + 1
+    figure.update(noise_bound=3.0)
+    figure.update(noise_bound=12.5)
+    assert attacks._trial.cache_info().currsize == curve_attacks + 1
+    secret, recovered = attacks.reconstruction_trial(100, 400, 12.5, seed=0)
+    assert figure.numbers()["bits recovered, seed 0"] == np.mean(secret == recovered)
+
+
+def test_reconstruction_slider_updates_on_release():
+    slider = intro.Reconstruction.controls["noise_bound"].slider(10.0, "noise_bound")
+    assert slider.continuous_update is False
+    assert slider.value == 10.0 and slider.step == intro.NOISE_STEP
 
 
 # --------------------------------------------------------------------------- INTRO-3

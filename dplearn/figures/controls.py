@@ -79,6 +79,9 @@ class Control(_Applicability):
       applies_when: the choices under which this control matters, as
         ``{choice name: option or options}``; empty (the default): always. Elsewhere the
         slider is hidden.
+      on_release: the slider updates the figure when released, not while dragged (for
+        a value that can take a fresh computation of tens of milliseconds or more:
+        dragging would queue one per value passed on the way).
     """
 
     label: str
@@ -89,6 +92,7 @@ class Control(_Applicability):
     step: float | None = None
     description: str = ""
     applies_when: tuple = ()
+    on_release: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "applies_when", _conditions(self.applies_when))
@@ -160,7 +164,7 @@ class Control(_Applicability):
         common = dict(
             description=self.label,
             description_allow_html=False,
-            continuous_update=True,
+            continuous_update=not self.on_release,
             tooltip=self.description or name or self.label,
             layout=widgets.Layout(width="30em"),
             style={"description_width": "8em"},
