@@ -16,13 +16,12 @@ import numpy as np
 
 from dplearn import _validation as check
 from dplearn._safe_side import step_up
-from dplearn.privacy_loss import (
-    _RATIO_MAX,
-    _TINY,
+from dplearn.privacy_loss._gaussian import (
     _gaussian_log_delta,
     _gaussian_log_delta_parts,
     _gaussian_upper,
 )
+from dplearn.privacy_loss._pair import _RATIO_MAX, _TINY
 
 __all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
 

@@ -324,7 +324,6 @@ NOT_YET_SPLIT = {
     "dplearn/figures/composition.py",
     "dplearn/figures/mechanisms.py",
     "dplearn/figures/plrv.py",
-    "dplearn/privacy_loss.py",
 }
 
 
