@@ -94,8 +94,8 @@ class Box:
 
         common = dict(
             description=self.label,
-            style={"description_width": "10em"},
-            layout=widgets.Layout(width="22em"),
+            style={"description_width": "13em"},
+            layout=widgets.Layout(width="25em"),
         )
         if self.options:
             return widgets.Dropdown(options=list(self.options), value=self.default, **common)
@@ -146,7 +146,7 @@ class Calculator:
         import ipywidgets as widgets
 
         inputs = {name: box.widget() for name, box in self.boxes.items()}
-        readout = widgets.HTMLMath(layout=widgets.Layout(margin="0.3em 0 0 10.5em"))
+        readout = widgets.HTMLMath(layout=widgets.Layout(margin="0.3em 0 0 13.5em"))
 
         def update(_change=None):
             readout.value = self.readout_html(**{name: view.value for name, view in inputs.items()})
@@ -236,10 +236,10 @@ class LaplaceBracket(Calculator):
 
     title = "an accountant's δ for k Laplace releases"
     boxes = {
-        "epsilon0": Box(r"$\varepsilon_0$ of one release ($b = 1/\varepsilon_0$)", 0.1, 0.01, 2.0),
+        "epsilon0": Box(r"one release's $\varepsilon_0 = 1/b$", 0.1, 0.01, 2.0),
         "releases": Box("releases $k$", 10, 1, 200, integer=True),
         "grid_width": Box("grid width $h$", 0.01, 1e-3, 1.0),
-        "epsilon": Box(r"$\varepsilon$", 1.0, 0.0, 50.0),
+        "epsilon": Box(r"$\varepsilon$", 0.5, 0.0, 50.0),
     }
 
     def _compute(self, epsilon0, releases, grid_width, epsilon):
