@@ -96,3 +96,32 @@ def test_bad_slider_values_are_named_and_change_nothing(explorer):
 def test_unknown_parameter_is_rejected(explorer):
     with pytest.raises(ValueError, match="no parameter 'bogus'"):
         explorer.update(bogus=1.0)
+
+
+def test_figures_come_in_course_order():
+    sections = list(dict.fromkeys(figure_id.partition("-")[0] for figure_id in EXPLORERS))
+    assert sections == ["INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD"]
+    for section in sections:
+        numbers = [
+            int(figure_id.partition("-")[2])
+            for figure_id in EXPLORERS
+            if figure_id.startswith(f"{section}-") and figure_id.partition("-")[2].isdigit()
+        ]
+        assert numbers == list(range(1, len(numbers) + 1)), section
+
+
+def test_importing_the_package_registers_every_figure():
+    import subprocess
+    import sys
+
+    code = (
+        "import dplearn.figures\n"
+        "from dplearn.figures.explorers import REGISTRY\n"
+        "print(' '.join(sorted(REGISTRY)))\n"
+    )
+    env = {"MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == sorted(EXPLORERS)

@@ -18,9 +18,13 @@ from dplearn.figures.explorers import load_all
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LESSON_IDS = (
-    [f"PLRV-{number}" for number in range(1, 11)]
+    [f"INTRO-{number}" for number in range(1, 6)]
+    + [f"PLRV-{number}" for number in range(1, 11)]
     + [f"MECH-{number}" for number in range(1, 6)]
     + [f"NOISE-{number}" for number in range(1, 5)]
+    + [f"COMP-{number}" for number in range(1, 7)]
+    + ["SUB-1", "SUB-2"]
+    + [f"SGD-{number}" for number in range(1, 5)]
 )
 REGISTERED = load_all()
 DPI = 150

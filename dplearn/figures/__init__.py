@@ -4,16 +4,36 @@ Framework: ``explorers`` (figure objects whose artists are built once and change
 place), ``controls`` (what each slider offers), ``widgets`` (``explore``: sliders, numbers
 and the live figure), ``export`` (``python -m dplearn.figures``), ``text`` (text that
 moves with a slider, drawn as cached glyphs), ``grids`` (the probability positions curves
-are drawn at) and ``style`` (colours shared by the lessons). Lesson figures, each
-registered under its id in docs/figures.md (the figure catalogue): ``plrv`` (PLRV-*),
-``mechanisms`` (MECH-*), ``noise`` (NOISE-*), ``composition`` (COMP-*), and one module per
-later topic. Each figure object draws on the numerical core (``dplearn.privacy_loss``,
+are drawn at) and ``style`` (colours shared by the lessons); ``calculators`` (number boxes
+for exercises no slider lands on) sits beside them. Lesson figures, each registered under
+its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (INTRO-*),
+``plrv`` (PLRV-*), ``mechanisms`` (MECH-*), ``noise`` (NOISE-*), ``composition`` (COMP-*),
+``subsampling`` (SUB-*) and ``training`` (SGD-*). Importing the package imports all of
+them, as the export's ``explorers.load_all`` does (which also finds a new topic module by
+itself). Each figure object draws on the numerical core (``dplearn.privacy_loss``,
 ``dplearn.calibration``, ...), which never plots.
 
 Taught in: every lesson notebook.
 """
 
-from dplearn.figures import composition, mechanisms, noise, plrv
+from dplearn.figures import (
+    composition,
+    intro,
+    mechanisms,
+    noise,
+    plrv,
+    subsampling,
+    training,
+)
 from dplearn.figures.widgets import explore
 
-__all__ = ["composition", "explore", "mechanisms", "noise", "plrv"]
+__all__ = [
+    "composition",
+    "explore",
+    "intro",
+    "mechanisms",
+    "noise",
+    "plrv",
+    "subsampling",
+    "training",
+]

@@ -31,6 +31,7 @@ __all__ = [
     "Explorer",
     "LayeredFigure",
     "REGISTRY",
+    "SECTIONS",
     "register",
     "load_all",
     "new_figure",
@@ -49,6 +50,10 @@ _FRAMEWORK_MODULES = {
     "widgets",
 }
 
+#: Figure id prefixes in the order the lessons teach them (lessons 00, 01-03, 04-06, 07,
+#: 08-09, 10, 11).
+SECTIONS = ("INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD")
+
 #: Figure id -> Explorer subclass, filled by ``register`` as lesson modules are imported.
 REGISTRY: dict[str, type[Explorer]] = {}
 
@@ -57,8 +62,9 @@ def load_all():
     """Imports every lesson module of ``dplearn.figures`` and returns the full registry.
 
     A lesson module is any module of the package but the framework's own, so a new
-    ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort by section
-    (PLRV, MECH, NOISE, COMP, then the others by name), then by number.
+    ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort by section in
+    course order (``SECTIONS``: INTRO, PLRV, MECH, NOISE, COMP, SUB, SGD; a section not
+    listed comes after them, by name), then by number.
     """
     import importlib
     import pkgutil
@@ -68,7 +74,7 @@ def load_all():
     for module in pkgutil.iter_modules(figures.__path__):
         if module.name not in _FRAMEWORK_MODULES:
             importlib.import_module(f"dplearn.figures.{module.name}")
-    sections = {"PLRV": 0, "MECH": 1, "NOISE": 2, "COMP": 3}
+    sections = {section: index for index, section in enumerate(SECTIONS)}
 
     def order(figure_id):
         # Numbered figures first (PLRV-1 ... PLRV-10), then the extra ones (PLRV-ODDS).
