@@ -730,3 +730,19 @@ def test_note_hides_when_empty_and_says_what_it_was_given():
     figure.note.set_text("")
     assert figure.note.get_text() == ""
     assert len(figure.note.glyphs.get_xdata()) == len(figure.note.box.get_xdata()) == 0
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"epsilon0": 0.01}, {"epsilon0": 2.0, "releases": 100}, {"releases": 1}]
+)
+def test_comp3_inset_shows_exact_never_above_optimal(params):
+    """Where the two profiles coincide on the log axis, the inset's exact / optimal
+    shows the order: at most 1 everywhere, and it is the two drawn curves' ratio."""
+    figure = make("COMP-3", **params)
+    x, ratio = (np.asarray(values, dtype=float) for values in figure.ratio.get_data())
+    assert ratio.size > 10
+    assert np.all(ratio <= 1.0 + 1e-9) and np.all(ratio > 0.0)
+    state = figure.state
+    positive = state["optimal"] > figure.floor
+    assert np.allclose(ratio, state["exact"][positive] / state["optimal"][positive])
+    assert np.allclose(x * state["basic_epsilon"], state["grid"][positive])

@@ -640,6 +640,26 @@ class PrivacyProfiles(_CompositionFigure):
             ),
         ]
         legend_beside(ax, handles)
+        # Where the two curves coincide on the log axis, the order (exact never above
+        # optimal) cannot be seen: an inset draws exact / optimal, at most 1 everywhere.
+        # Its x-axis is epsilon / (k epsilon0), so its ticks never move.
+        # Lower left: the profiles stay above 1e-3 there; lines that cross pass behind it.
+        inset = self.ratio_axes = ax.inset_axes([0.07, 0.1, 0.33, 0.34], zorder=5)
+        inset.axhline(1.0, color=OPTIMAL_COLOR, lw=1)
+        (self.ratio,) = inset.plot([], [], color=EXACT_COLOR, lw=1.5)
+        self.moving(self.ratio)
+        inset.set_xlim(0.0, 1.15)
+        inset.set_ylim(0.0, 1.1)
+        inset.set_xticks([0.0, 0.5, 1.0])
+        inset.set_yticks([0.0, 0.5, 1.0])
+        inset.tick_params(labelsize=8)
+        inset.text(
+            0.03,
+            0.06,
+            r"exact $\div$ optimal $\delta$, against $\varepsilon / (k\varepsilon_0)$",
+            transform=inset.transAxes,
+            fontsize=8,
+        )
 
     def _apply(self, epsilon0, releases, epsilon):
         k = int(releases)
@@ -657,6 +677,11 @@ class PrivacyProfiles(_CompositionFigure):
         self.exact.set_data(grid, np.maximum(exact, floor))
         self.optimal.set_data(grid, np.maximum(optimal, floor))
         self.advanced.set_data(grid, np.maximum(advanced, floor))
+        # Exact over optimal where the optimal delta is above the floor (0 beyond k eps0).
+        positive = optimal > self.floor
+        self.ratio.set_data(
+            grid[positive] / max(basic_epsilon, 1e-9), exact[positive] / optimal[positive]
+        )
         self.basic.set_data([basic_epsilon, basic_epsilon], [floor, 1.0])
         self.basic_point.set_data([basic_epsilon], [self.floor])
         crossing = float(composition.advanced_delta(epsilon0, k, basic_epsilon))
