@@ -10,8 +10,8 @@ ratio matters), and the run is its T-fold composition. Two accountants:
   composed T times by one FFT (as in dp_accounting's PLD accountant; Koskela, Jalko &
   Honkela 2020; the pessimistic grid PLD is the "connect the dots" one of Doroshenko,
   Ghazi, Kamath, Kumar & Manurangsi 2022). The result is pessimistic: never below the
-  exact epsilon. ``dp_sgd_bracket`` also gives the optimistic value (losses rounded down,
-  never above the exact epsilon), so the exact epsilon lies inside a known bracket.
+  exact epsilon. ``dp_sgd_bracket`` also gives a lower bound, so the exact epsilon lies
+  inside a known bracket.
 - ``method="rdp"``: T times the Rényi DP of one step at a list of orders (Mironov, Talwar &
   Zhang 2019), converted to (epsilon, delta) by Balle et al. 2020 (``dplearn.renyi``).
 
@@ -22,11 +22,16 @@ the remove side's value, it cannot be the larger one).
 How wide the bracket is: the pessimistic (connect-the-dots) PLD errs by a second-order
 amount per step, so its epsilon is close to the exact one (2.38178 at h = 1e-4 and 2.39062
 at h = 1e-3 for 14,063 steps at q = 256/60000, sigma = 1.1, delta = 1e-5, the same as
-dp_accounting's); the optimistic one rounds every loss down, which moves the composed loss
-down by about T h / 4 on its grid of h / 2, so the bracket is [2.0301, 2.3818] there, half
-as wide as dp_accounting's own bracket at the same h. Mass that the grids or the composed
-window leave off is accounted on the safe side (to +inf, or added to the target delta),
-so that a delta below about T * 1e-14 is beyond what the grid resolves: epsilon inf.
+dp_accounting's). The lower bound rounds each loss to either end of its grid cell keeping
+the cell's mean (Gopi, Lee & Wutschitz, "Numerical composition of differential privacy",
+NeurIPS 2021): the T rounding errors add up to at most eta = h sqrt(2 T ln 10^12) but for
+probability 1e-12 (Hoeffding), so the bracket is about eta wide, [2.2936, 2.3818] there,
+against dp_accounting's own bracket [1.6786, 2.3818] at the same h (its optimistic PLD
+rounds down, which moves the composed loss by about T h / 2). Below 1,000 steps the lower
+bound rounds down on a grid of h / 2 instead (T h / 4 is about eta there). Mass that the
+grids or the composed window leave off is accounted on the safe side (to +inf, or added
+to the target delta): a delta below about T * 1e-14 is beyond what the grid resolves, and
+its epsilon is inf.
 
 Taught in: 11-account-for-a-training-run.ipynb
 """
@@ -61,7 +66,7 @@ class PLDEpsilonBracket(NamedTuple):
     """Bounds on the exact epsilon of a run: optimistic <= exact <= pessimistic.
 
     Attributes:
-      optimistic: a lower bound (losses rounded down on the grid).
+      optimistic: a lower bound (mean-preserving rounding, less eta; see the module).
       pessimistic: an upper bound (the connect-the-dots grid PLD); ``dp_sgd_epsilon``'s
         value.
       width: pessimistic - optimistic.
@@ -161,6 +166,7 @@ class _OneStep(NamedTuple):
     pessimistic: np.ndarray  # connect-the-dots masses
     pessimistic_infinity: float
     optimistic: np.ndarray  # rounded-down masses (a sub-probability)
+    balanced: np.ndarray  # rounded to either end of its cell, keeping each cell's mean
 
 
 def _standard_outputs(direction, losses):
@@ -275,7 +281,72 @@ def _one_step(rate, sigma, grid_width, side):
         # Losses decrease with z: [L_i, L_(i+1)) is z in (z_(i+1), z_i].
         z = np.concatenate([z, [-np.inf]])
         cells = _normal_cell(z[1:], z[:-1], 0.0)
-    return _OneStep(lowest, pessimistic, infinity, cells)
+    balanced = _balanced(direction, losses, z, cells, grid_width)
+    return _OneStep(lowest, pessimistic, infinity, cells, balanced)
+
+
+#: Gauss-Legendre nodes and weights on [0, 1] for each cell's mean loss.
+_CELL_NODES, _CELL_WEIGHTS = np.polynomial.legendre.leggauss(8)
+_CELL_NODES, _CELL_WEIGHTS = (_CELL_NODES + 1.0) / 2.0, _CELL_WEIGHTS / 2.0
+#: Cells wider than this in z (or unbounded: the ends of the loss range, where the loss
+#: flattens) are integrated on 40 panels over the last 20 units of z before their end.
+_CELL_WIDEST = 0.5
+_WIDE_PANELS = 40
+_WIDE_SPAN = 20.0
+#: Every up-probability is lowered by this much: the quadrature's error (far smaller)
+#: can then only bias the rounding down, the safe side for a lower bound.
+_UP_MARGIN = 1e-7
+
+
+def _balanced(direction, losses, z, cells, grid_width):
+    """Each cell's mass split between its two grid ends so that its mean loss is kept
+    (mean-preserving rounding, as in Gopi, Lee & Wutschitz 2021), for the lower bound.
+
+    Cell i holds the losses in [L_i, L_(i+1)) (z between z[i] and z[i + 1]); its mean loss
+    m_i (Gauss-Legendre in z, density and loss in closed form: one panel of 8 nodes, or 40
+    over the 20 units of z nearest the cell's finite end where it is wide or unbounded in
+    z) sends the fraction (m_i - L_i) / h of its mass up to L_(i+1), the rest to L_i. The
+    top cell, unbounded in loss, is rounded down.
+    """
+    q, r = direction.rate, direction.mechanism.ratio
+    low_z, high_z = np.minimum(z[:-1], z[1:]), np.maximum(z[:-1], z[1:])
+    with np.errstate(invalid="ignore"):
+        width = high_z - low_z  # NaN where both ends are infinite: not usable
+    usable = ~np.isnan(width) & (cells > 0) & (np.isfinite(low_z) | np.isfinite(high_z))
+    usable[-1] = False
+    start = np.where(np.isfinite(low_z), low_z, high_z - _WIDE_SPAN)
+    end = np.where(np.isfinite(high_z), high_z, low_z + _WIDE_SPAN)
+    start = np.maximum(start, end - _WIDE_SPAN)
+    balanced = cells.copy()
+    log_keep = math.log1p(-q) if q < 1.0 else -math.inf
+    for wide in (False, True):
+        index = np.flatnonzero(usable & ((width > _CELL_WIDEST) == wide))
+        if not index.size:
+            continue
+        panels = _WIDE_PANELS if wide else 1
+        span = (end[index] - start[index]) / panels
+        offsets = (np.arange(panels)[:, None] + _CELL_NODES[None, :]).ravel()
+        nodes = start[index, None] + span[:, None] * offsets[None, :]
+        weights_1d = np.tile(_CELL_WEIGHTS, panels)[None, :]
+        with np.errstate(divide="ignore", under="ignore"):
+            remove_loss = np.logaddexp(log_keep, math.log(q) + r * nodes - r * r / 2.0)
+            if isinstance(direction, subsampling.SubsampledRemove):
+                density = (1.0 - q) * np.exp(-nodes * nodes / 2.0) + q * np.exp(
+                    -((nodes - r) ** 2) / 2.0
+                )
+                loss = remove_loss
+            else:
+                density = np.exp(-nodes * nodes / 2.0)
+                loss = -remove_loss
+        weights = density * weights_1d
+        total = weights.sum(axis=1)
+        good = total > 0
+        mean = np.where(good, (weights * loss).sum(axis=1) / np.where(good, total, 1.0), 0.0)
+        up = np.clip((mean - losses[index]) / grid_width - _UP_MARGIN, 0.0, 1.0)
+        moved = cells[index] * np.where(good, up, 0.0)
+        balanced[index] -= moved
+        balanced[index + 1] += moved
+    return balanced
 
 
 # ----------------------------------------------------------------------------------------
@@ -317,8 +388,10 @@ def _log_mgf(losses, masses, sign):
 def _row(rate, sigma, grid_width, side, pessimistic):
     """One direction's one-step PLD (pessimistic: connect the dots; else rounded down)."""
     step = _one_step(rate, sigma, grid_width, side)
-    masses = step.pessimistic if pessimistic else step.optimistic
-    infinity = step.pessimistic_infinity if pessimistic else 0.0
+    masses = {True: step.pessimistic, False: step.optimistic, "balanced": step.balanced}[
+        pessimistic
+    ]
+    infinity = step.pessimistic_infinity if pessimistic is True else 0.0
     keep = np.flatnonzero(masses > 0)
     first, last = (int(keep[0]), int(keep[-1])) if keep.size else (0, 0)
     masses = np.ascontiguousarray(masses[first : last + 1])
@@ -385,7 +458,7 @@ def _compose(row_key, steps, nonnegative_only=False):
     so the target delta is raised by it. FFT round-off is bounded as in dplearn.composition.
     """
     row = _row(*row_key)
-    pessimistic = row_key[-1]
+    pessimistic = row_key[-1] is True
     if steps == 1:
         low, size, composed = row.lowest, row.masses.size, row.masses.copy()
         length, infinity = size, row.infinity
@@ -442,16 +515,44 @@ _RESULTS_KEPT = 256
 _COARSE = 10.0
 
 
+#: From this many steps on, the lower bound comes from mean-preserving rounding (error
+#: ~ h sqrt(T)) rather than from rounding down on h / 2 (error ~ T h / 4).
+_BALANCED_FROM = 1000
+#: The probability that the rounding errors of T steps add up beyond eta (Hoeffding).
+_ROUNDING_FAILURE = 1e-12
+
+
+def _lower_epsilon(rate, sigma, steps, delta, grid_width, side):
+    """A lower bound on one direction's exact epsilon.
+
+    Few steps: the PLD rounded down on a grid of h / 2 (its delta is never above the
+    exact one). Many steps: the PLD rounded to either end of each cell keeping the cell's
+    mean (``_balanced``). Its T rounding errors e_j = L~_j - L_j are independent, lie in
+    [-h, h] and have mean <= 0 given the cells, so P[sum e_j >= eta] <= beta for
+    eta = h sqrt(2 T ln(1 / beta)) (Hoeffding, as in Gopi, Lee & Wutschitz, "Numerical
+    composition of differential privacy", 2021). Off that event the composed loss S~ is
+    below S + eta, so delta~(epsilon + eta) <= delta(epsilon) + beta: any epsilon below
+    epsilon~(delta + beta) - eta has delta(epsilon) > delta.
+    """
+    if steps < _BALANCED_FROM:
+        return _epsilon((rate, sigma, grid_width / 2.0, side, False), steps, delta)
+    beta = _ROUNDING_FAILURE
+    eta = grid_width * math.sqrt(2.0 * steps * math.log(1.0 / beta))
+    shifted = _epsilon((rate, sigma, grid_width, side, "balanced"), steps, delta + beta)
+    return max(shifted - eta, 0.0)
+
+
 def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
     """max over the two directions of the pessimistic epsilon, and (unless
-    pessimistic_only) of the optimistic one (rounded down on a grid of h / 2)."""
+    pessimistic_only) of the lower bound (``_lower_epsilon``)."""
     key = (rate, sigma, steps, delta, grid_width, pessimistic_only)
     if key in _RESULTS:
         _RESULTS.move_to_end(key)
         return _RESULTS[key]
     coarse = min(grid_width * _COARSE, 1.0)
+    fine = grid_width if steps >= _BALANCED_FROM else grid_width / 2.0
     for width, side in [(grid_width, "remove"), (coarse, "add")] + (
-        [] if pessimistic_only else [(grid_width / 2.0, "remove")]
+        [] if pessimistic_only else [(fine, "remove")]
     ):
         _grid_extent(rate, sigma, width, side)
     upper = _epsilon((rate, sigma, grid_width, "remove", True), steps, delta)
@@ -460,10 +561,9 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
         add_upper = _epsilon((rate, sigma, grid_width, "add", True), steps, delta)
     lower = math.nan
     if not pessimistic_only:
-        fine = grid_width / 2.0
-        lower = _epsilon((rate, sigma, fine, "remove", False), steps, delta)
+        lower = _lower_epsilon(rate, sigma, steps, delta, grid_width, "remove")
         if add_upper > lower:
-            lower = max(lower, _epsilon((rate, sigma, fine, "add", False), steps, delta))
+            lower = max(lower, _lower_epsilon(rate, sigma, steps, delta, grid_width, "add"))
     upper = max(upper, add_upper)
     result = PLDEpsilonBracket(lower, upper, upper - lower, grid_width)
     _RESULTS[key] = result

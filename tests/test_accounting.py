@@ -71,7 +71,9 @@ def test_against_dp_accounting():
             assert bracket.width <= (theirs - their_optimistic) * (1 + 1e-6)
 
 
-@pytest.mark.parametrize(("sigma", "steps"), [(1.0, 1), (1.0, 10), (3.0, 100), (0.7, 1000)])
+@pytest.mark.parametrize(
+    ("sigma", "steps"), [(1.0, 1), (1.0, 10), (3.0, 100), (0.7, 1000), (30.0, 5000)]
+)
 def test_rate_one_brackets_the_exact_composed_gaussian(sigma, steps):
     # Without subsampling, T steps are one Gaussian of sigma / sqrt(T): exact.
     exact = privacy_loss.gaussian(sigma / np.sqrt(steps)).epsilon_for_delta(1e-5)
@@ -156,3 +158,27 @@ def test_no_warnings_and_finite_at_extremes():
             bracket = accounting.dp_sgd_bracket(rate, sigma, steps, 1e-6, grid_width=1e-2)
             assert 0.0 <= bracket.optimistic <= bracket.pessimistic < np.inf
             assert np.isfinite(accounting.dp_sgd_epsilon(rate, sigma, steps, 1e-6, method="rdp"))
+
+
+@pytest.mark.parametrize(("rate", "sigma"), [(RATE, 1.1), (0.01, 4.0), (0.2, 0.8)])
+def test_mean_preserving_rounding_keeps_the_mean_loss(rate, sigma):
+    """The lower bound's one-step PLD has the exact mean loss (the KL divergence, by mpmath),
+    never more: its rounding errors have mean <= 0."""
+    import mpmath
+
+    q, s = mpmath.mpf(rate), mpmath.mpf(sigma)
+    with mpmath.workdps(30):
+
+        def integrand(o):
+            mixture = (1 - q) * mpmath.npdf(o, 0, s) + q * mpmath.npdf(o, 1, s)
+            return mixture * mpmath.log(1 - q + q * mpmath.exp((2 * o - 1) / (2 * s**2)))
+
+        exact = float(mpmath.quad(integrand, [-mpmath.inf, -10 * s, 0, 1, 10 * s, mpmath.inf]))
+    for grid_width in (1e-3, 1e-4):
+        step = accounting._one_step(rate, sigma, grid_width, "remove")
+        losses = (step.lowest + np.arange(step.balanced.size)) * grid_width
+        mean = float(np.dot(step.balanced, losses))
+        rounded_down = float(np.dot(step.optimistic, losses))
+        assert mean <= exact + 1e-15
+        # Within the margin on the up-probabilities (1e-7 h) and the cells rounded down.
+        assert exact - mean <= 1e-3 * (exact - rounded_down) + 1e-7 * grid_width
