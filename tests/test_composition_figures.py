@@ -325,12 +325,25 @@ def test_comp2_shaded_area_is_delta_and_the_box_is_delta_1_wide(params):
     numbers = figure.numbers()
     delta = numbers[r"$\delta(\varepsilon)$ (area)"]
     width = numbers[r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$ (width)"]
-    for area, box in zip(figure.areas, figure.boxes, strict=True):
-        assert polygon_area(area.get_xy()) == pytest.approx(delta, rel=2e-4)
+    # The zoom (second axes) is drawn in units of delta_1: there the box is 1 wide.
+    for area, box, unit in zip(figure.areas, figure.boxes, (1.0, width), strict=True):
+        assert polygon_area(area.get_xy()) * unit == pytest.approx(delta, rel=2e-4)
         x, y = box.get_data()
-        assert max(x) - min(x) == pytest.approx(width, rel=1e-12)
+        assert (max(x) - min(x)) * unit == pytest.approx(width, rel=1e-12)
         assert max(y) == 1
     assert delta <= width
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 8.0, 17.0])
+def test_comp2_zoom_is_in_units_of_delta_1_whatever_its_size(epsilon):
+    """At large epsilon delta_1 is about 1e-17: the zoom still shows the bad events over
+    [0, 1.25] delta_1, with fixed ticks (ticks at 1e-17 positions collided)."""
+    figure = make("COMP-2", epsilon=epsilon)
+    zoomed = figure.axes[1]
+    assert zoomed.get_xlim() == (0.0, 1.25)
+    assert list(zoomed.get_xticks()) == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25]
+    x, _ = figure.boxes[1].get_data()
+    assert max(x) == pytest.approx(1.0)
 
 
 def test_comp2_laplace_two_releases_are_the_issue_values():

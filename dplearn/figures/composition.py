@@ -478,12 +478,15 @@ class ComposedLossByProbability(_CompositionFigure):
             self.moving(single, curve, area, box)
         self.note = Note(zoomed, 0.97, 0.5, ha="right", va="top")
         self.moving(*self.note.artists)
-        self._moving_xaxis(zoomed)
+        # The zoom is in units of delta_1, so its ticks never move: at large epsilon
+        # delta_1 is 4e-18, and ticks at such positions collided and were cut.
+        zoomed.set_xlim(0.0, 1.25)
+        zoomed.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0, 1.25])
         whole.set_xlim(0, 1)
         whole.set_ylim(0, self.top)
         whole.set_ylabel(r"$e^{\varepsilon}/e^{\mathcal{L}}$")
         whole.set_xlabel(r"probability position $x$")
-        self._static_xlabel(zoomed, r"probability position $x$ (zoom on $x < 1.25\,\delta_1$)")
+        zoomed.set_xlabel(r"probability position in units of $\delta_1$: $x / \delta_1$")
         whole.set_title(r"COMP-2 · $k$ releases: $\delta(\varepsilon)$ = shaded area")
         zoomed.set_title(r"zoom on the bad events")
         handles = [
@@ -505,7 +508,9 @@ class ComposedLossByProbability(_CompositionFigure):
         pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
         width = float(composed.loss_exceeds(epsilon))
         delta = float(composed.delta(epsilon))
-        right = min(max(1.25 * width, 1e-6), 1.0) if width > 0 else 1e-3
+        # The zoom's unit: delta_1 (1e-3 of the axis when there is no bad event).
+        unit = width if width > 0 else 1e-3
+        right = min(1.25 * unit, 1.0)
         # One call for every position drawn: the region, the whole axis, the zoom.
         bad = probability_grid(composed, width, 300)
         extra = np.linspace(width, right, 40)
@@ -522,14 +527,14 @@ class ComposedLossByProbability(_CompositionFigure):
         for index, (line, single_line, area, box) in enumerate(
             zip(self.curves, self.singles, self.areas, self.boxes, strict=True)
         ):
+            scale = 1.0 if index == 0 else unit
             if index == 0:
                 line.set_data(self.positions, curve)
             else:
-                line.set_data(zoom_positions, zoom_curve)
-            single_line.set_data(self.positions, single)
-            area.set_xy(region)
-            box.set_data([0, width, width, 0], [1, 1, 0, 0])
-        self._set_moving_xlim(self.axes[1], 0.0, right)
+                line.set_data(zoom_positions / unit, zoom_curve)
+            single_line.set_data(self.positions / scale, single)
+            area.set_xy(region / np.array([scale, 1.0]))
+            box.set_data(np.array([0, width, width, 0]) / scale, [1, 1, 0, 0])
         self.note.set_text(clipped_note(k, releases))
         self.state = dict(
             composed=composed, k=k, epsilon=epsilon, width=width, delta=delta, region=region
