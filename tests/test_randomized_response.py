@@ -279,3 +279,66 @@ def test_truth_probability_for_epsilon_inverts_the_pair():
 def test_bad_input_is_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ------------------------------------------------- k randomised responses, composed exactly
+
+
+def binomial_sums(t, k, epsilon):
+    """(delta, P[L > epsilon]) of k randomised responses by brute force at 50 digits: the
+    sum over j (the number of -epsilon0 reports) of C(k, j) t^(k - j) (1 - t)^j, the loss
+    being (k - 2 j) epsilon0, against the definition max(0, P1 - e^epsilon P2)."""
+    with mpmath.workdps(50):
+        t = mpmath.mpf(t)
+        epsilon0 = mpmath.log(t / (1 - t))
+        delta = exceeds = mpmath.mpf(0)
+        for j in range(k + 1):
+            p1 = mpmath.binomial(k, j) * t ** (k - j) * (1 - t) ** j
+            loss = (k - 2 * j) * epsilon0
+            p2 = p1 * mpmath.exp(-loss)
+            delta += max(mpmath.mpf(0), p1 - mpmath.exp(epsilon) * p2)
+            if loss > epsilon:
+                exceeds += p1
+        return float(delta), float(exceeds)
+
+
+@pytest.mark.parametrize(
+    ("t", "k"), [(0.75, 1), (0.75, 2), (0.75, 10), (0.6, 50), (0.99, 7), (0.51, 300)]
+)
+def test_composed_randomized_response_against_the_binomial_sum(t, k):
+    from dplearn import composition
+
+    pair = privacy_loss.randomized_response(t)
+    composed = composition.compose(pair, k)
+    epsilon0 = pair.max_loss
+    assert composed.max_loss == pytest.approx(k * epsilon0, rel=1e-15)
+    assert composed.loss_mean == pytest.approx(k * (2 * t - 1) * epsilon0, rel=1e-12)
+    # Off the lattice points (k - 2 j) epsilon0 (where P[L > epsilon] jumps), by at least
+    # 0.02 epsilon0, up to beyond the largest.
+    epsilons = (np.arange(22) + 0.37) * (1.1 * k * epsilon0 / 22)
+    deltas = composed.delta(epsilons)
+    exceeds = composed.loss_exceeds(epsilons)
+    for epsilon, delta, above in zip(epsilons, deltas, exceeds, strict=True):
+        want_delta, want_above = binomial_sums(t, k, epsilon)
+        assert delta == pytest.approx(want_delta, rel=1e-10, abs=1e-300)
+        assert above == pytest.approx(want_above, rel=1e-10, abs=1e-300)
+    # The worst epsilon0-DP mechanism k times: lesson 08's optimal composition.
+    optimal = composition.optimal_delta(epsilon0, 0.0, k, epsilons)
+    assert np.allclose(deltas, optimal, rtol=1e-9, atol=0.0)
+    for target in (0.5, 1e-3, 1e-9):
+        epsilon = composed.epsilon_for_delta(target)
+        if epsilon > 0:
+            assert composed.delta(epsilon) <= target
+            assert binomial_sums(t, k, epsilon * (1 - 1e-9))[0] > target
+        else:
+            assert composed.delta(0.0) <= target
+
+
+def test_one_composed_randomized_response_is_the_pair():
+    from dplearn import composition
+
+    pair = privacy_loss.randomized_response(0.75)
+    epsilons = np.linspace(0.0, 1.2, 13)
+    assert np.allclose(composition.compose(pair, 1).delta(epsilons), pair.delta(epsilons))
+    with pytest.raises(ValueError, match="k must be <= 200000"):
+        composition.compose(pair, 200_001)

@@ -62,6 +62,7 @@ from dplearn.composition.exact import (
     ComposedGaussian,
     ComposedLaplace,
     ComposedPair,
+    ComposedRandomizedResponse,
     compose,
     laplace_epsilon_for_delta,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "ComposedGaussian",
     "ComposedLaplace",
     "ComposedDiscreteLaplace",
+    "ComposedRandomizedResponse",
     "compose",
     "laplace_epsilon_for_delta",
     "basic",

@@ -15,7 +15,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
@@ -37,6 +37,7 @@ __all__ = [
     "ComposedGaussian",
     "ComposedLaplace",
     "ComposedDiscreteLaplace",
+    "ComposedRandomizedResponse",
     "compose",
     "laplace_epsilon_for_delta",
     "LAPLACE_CLOSED_FORM_MAX_K",
@@ -431,39 +432,9 @@ class ComposedLaplace(ComposedPair):
         )
 
 
-class ComposedDiscreteLaplace(ComposedPair):
-    """k discrete Laplace releases, by exact convolution on the loss lattice.
-
-    One release's loss is (sensitivity - 2 o) / scale for o = 0..sensitivity (o <= 0 and
-    o >= sensitivity clipped to the ends), so the k-fold loss lives on the lattice
-    (k sensitivity - 2 O) / scale, O = 0..k sensitivity, and its masses are a k-fold
-    discrete convolution, computed directly (no FFT, so tiny masses keep their precision).
-    Offered for k * sensitivity < DISCRETE_LAPLACE_MAX_POINTS.
-
-    Taught in: 08-add-up-privacy-losses.ipynb
-    """
-
-    def __init__(self, base, k):
-        super().__init__(base, k)
-        points = self.k * base.sensitivity + 1
-        if self.k * base.max_loss > 1e300:
-            raise ValueError(
-                f"k * sensitivity / scale must be below 1e300 for a composed discrete Laplace "
-                f"pair, got scale={base.scale!r}, k={k}"
-            )
-        if points > DISCRETE_LAPLACE_MAX_POINTS:
-            raise ValueError(
-                f"k must be <= {(DISCRETE_LAPLACE_MAX_POINTS - 1) // base.sensitivity} for a "
-                f"composed discrete Laplace pair of sensitivity {base.sensitivity}, got {k}"
-            )
-        q = base.ratio
-        sensitivity = base.sensitivity
-        o = np.arange(sensitivity + 1)
-        single = (1.0 - q) / (1.0 + q) * q**o
-        single[0] = 1.0 / (1.0 + q)
-        single[-1] = q**sensitivity / (1.0 + q)
-        masses = _convolve_power(single, self.k)
-        self._lattice = Lattice(self.k * sensitivity, 1.0 / base.scale, masses, stride=2)
+class _LatticeComposition(ComposedPair):
+    """A composition whose loss lives on a lattice, ``self._lattice`` (a ``Lattice`` set
+    by the subclass): delta, P[L > x] and the quantiles are sums over its atoms."""
 
     @property
     def loss_atoms(self):
@@ -525,6 +496,66 @@ class ComposedDiscreteLaplace(ComposedPair):
         return lattice.losses[n]
 
 
+class ComposedDiscreteLaplace(_LatticeComposition):
+    """k discrete Laplace releases, by exact convolution on the loss lattice.
+
+    One release's loss is (sensitivity - 2 o) / scale for o = 0..sensitivity (o <= 0 and
+    o >= sensitivity clipped to the ends), so the k-fold loss lives on the lattice
+    (k sensitivity - 2 O) / scale, O = 0..k sensitivity, and its masses are a k-fold
+    discrete convolution, computed directly (no FFT, so tiny masses keep their precision).
+    Offered for k * sensitivity < DISCRETE_LAPLACE_MAX_POINTS.
+
+    Taught in: 08-add-up-privacy-losses.ipynb
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        points = self.k * base.sensitivity + 1
+        if self.k * base.max_loss > 1e300:
+            raise ValueError(
+                f"k * sensitivity / scale must be below 1e300 for a composed discrete Laplace "
+                f"pair, got scale={base.scale!r}, k={k}"
+            )
+        if points > DISCRETE_LAPLACE_MAX_POINTS:
+            raise ValueError(
+                f"k must be <= {(DISCRETE_LAPLACE_MAX_POINTS - 1) // base.sensitivity} for a "
+                f"composed discrete Laplace pair of sensitivity {base.sensitivity}, got {k}"
+            )
+        q = base.ratio
+        sensitivity = base.sensitivity
+        o = np.arange(sensitivity + 1)
+        single = (1.0 - q) / (1.0 + q) * q**o
+        single[0] = 1.0 / (1.0 + q)
+        single[-1] = q**sensitivity / (1.0 + q)
+        masses = _convolve_power(single, self.k)
+        self._lattice = Lattice(self.k * sensitivity, 1.0 / base.scale, masses, stride=2)
+
+
+class ComposedRandomizedResponse(_LatticeComposition):
+    """k randomised responses: the simplest composition, a binomial lattice.
+
+    One response's loss is +epsilon (probability t) or -epsilon, epsilon = ln(t / (1 - t)),
+    so k of them have L = (k - 2 O) epsilon with O ~ Binomial(k, 1 - t) the number of
+    -epsilon's: the lattice of lesson 08's optimal composition (Kairouz, Oh and
+    Viswanath 2015), its masses the binomial law's (scipy's, to a few ulps even in the
+    tails, in time linear in k). Offered for k < DISCRETE_LAPLACE_MAX_POINTS.
+
+    Taught in: 00-see-why-answers-need-noise.ipynb, 08-add-up-privacy-losses.ipynb
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        if self.k + 1 > DISCRETE_LAPLACE_MAX_POINTS:
+            raise ValueError(
+                f"k must be <= {DISCRETE_LAPLACE_MAX_POINTS - 1} for composed randomised "
+                f"response, got {k}"
+            )
+        t = base.truth_probability
+        # 1 - t is exact for t in [1/2, 1] (Sterbenz).
+        masses = stats.binom.pmf(np.arange(self.k + 1), self.k, 1.0 - t)
+        self._lattice = Lattice(self.k, base.max_loss, masses, stride=2)
+
+
 def _convolve_power(single, k):
     """The k-fold convolution of a probability vector with itself, by repeated squaring."""
     result = np.array([1.0])
@@ -546,8 +577,11 @@ def _compose_cached(pair, k):
         return ComposedLaplace(pair, k)
     if isinstance(pair, privacy_loss.DiscreteLaplaceNoise):
         return ComposedDiscreteLaplace(pair, k)
+    if isinstance(pair, privacy_loss.RandomizedResponse):
+        return ComposedRandomizedResponse(pair, k)
     raise ValueError(
-        f"pair must be a Laplace, Gaussian or discrete Laplace pair, got {pair!r} "
+        f"pair must be a Laplace, Gaussian, discrete Laplace or randomised response pair, "
+        f"got {pair!r} "
         "(composition of this pair is not supported)"
     )
 
@@ -556,8 +590,8 @@ def compose(pair, k):
     """The exact k-fold composition of a single-release pair.
 
     Args:
-      pair: a pair from ``dplearn.privacy_loss``: ``laplace``, ``gaussian`` or
-        ``discrete_laplace`` (others raise a ValueError).
+      pair: a pair from ``dplearn.privacy_loss``: ``laplace``, ``gaussian``,
+        ``discrete_laplace`` or ``randomized_response`` (others raise a ValueError).
       k: number of releases, a whole number >= 1.
 
     Returns:
