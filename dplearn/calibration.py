@@ -12,9 +12,13 @@ Taught in: 05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+from scipy import optimize
 
 from dplearn import _validation as check
+from dplearn import privacy_loss
 from dplearn._safe_side import step_up
 from dplearn.privacy_loss._gaussian import (
     _gaussian_log_delta,
@@ -23,7 +27,13 @@ from dplearn.privacy_loss._gaussian import (
 )
 from dplearn.privacy_loss._pair import _RATIO_MAX, _TINY
 
-__all__ = ["laplace_scale", "gaussian_sigma_classic", "gaussian_sigma_analytic"]
+__all__ = [
+    "laplace_scale",
+    "gaussian_sigma_classic",
+    "gaussian_sigma_analytic",
+    "classic_crossing_epsilon",
+    "crossover_dimension",
+]
 
 
 def _broadcast(**named):
@@ -268,3 +278,56 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
             v[index] = np.where(settled, here, step)
             active[index] = ~(settled | (high - low <= rounding))
     return np.exp(v), found
+
+
+@functools.lru_cache(maxsize=64)
+def _crossing(delta):
+    def gap(epsilon):
+        sigma = gaussian_sigma_classic(epsilon, delta)
+        return privacy_loss.gaussian(sigma).log_delta(epsilon) - np.log(delta)
+
+    return float(optimize.brentq(gap, 1.0, 1000.0, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+
+
+def classic_crossing_epsilon(delta):
+    """The epsilon beyond which the classic sigma gives more than the promised delta.
+
+    The classic calibration sigma = Δ sqrt(2 ln(1.25/δ)) / ε is proved for ε < 1
+    (Dwork & Roth 2014, Theorem A.1), a sufficient condition of that proof. With the
+    exact delta (Balle & Wang 2018) it holds up to this epsilon and fails above it.
+    Found by brentq on ln(exact delta) - ln(delta), between 1 and 1000.
+
+    Args:
+      delta: the promised delta, in (0, 1).
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+    delta = float(check.probability_open("delta", delta))
+
+    # Cached: moving the epsilon slider keeps delta, and the crossing with it.
+    return _crossing(delta)
+
+
+def crossover_dimension(epsilon, delta, calibration="analytic"):
+    """The dimension d* above which Gaussian noise is smaller per coordinate than Laplace.
+
+    A query in R^d with every coordinate in [0, c] moves by at most d c in l1 and
+    sqrt(d) c in l2. Laplace noise then has scale d c / ε and standard deviation
+    sqrt(2) d c / ε per coordinate; Gaussian noise has sigma = sqrt(d) c s(ε, δ), with
+    s the sigma for sensitivity 1. Equal at sqrt(d) = ε s / sqrt(2): d* = (ε s)^2 / 2,
+    whatever c is. With the classic s, d* = ln(1.25 / δ), whatever ε is.
+
+    Args:
+      epsilon: privacy budget, > 0.
+      delta: delta of the Gaussian mechanism, in (0, 1).
+      calibration: "analytic" (exact, smallest sigma) or "classic".
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+    if calibration == "analytic":
+        unit = gaussian_sigma_analytic(epsilon, delta)
+    elif calibration == "classic":
+        unit = gaussian_sigma_classic(epsilon, delta)
+    else:
+        raise ValueError(f"calibration must be 'analytic' or 'classic', got {calibration!r}")
+    return float((epsilon * unit) ** 2 / 2.0)

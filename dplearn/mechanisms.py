@@ -32,6 +32,8 @@ __all__ = [
     "gaussian_mechanism",
     "geometric_mechanism",
     "sample_laplace_inverse_cdf",
+    "within_tolerance_probability",
+    "central_interval",
 ]
 
 # random() returns k * 2**-53 for k in [0, 2**53). Subtracting this constant gives
@@ -186,3 +188,31 @@ def geometric_mechanism(value, epsilon, sensitivity=1, *, rng):
     noise = rng.geometric(success, array.shape) - rng.geometric(success, array.shape)
     result = array.astype(np.int64) + noise
     return int(result) if result.ndim == 0 else result
+
+
+def within_tolerance_probability(epsilon, sensitivity, tolerance):
+    """P[|rint(answer + Lap(sensitivity/epsilon)) - answer| <= tolerance] for an integer answer.
+
+    Rounding to the nearest integer keeps the answer within the tolerance exactly when
+    |noise| < tolerance + 1/2 (a tie has probability 0), so the probability is
+    1 - exp(-(tolerance + 1/2) * epsilon / sensitivity).
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+    scale = float(check.positive("sensitivity", sensitivity) / check.positive("epsilon", epsilon))
+    tolerance = check.whole("tolerance", tolerance, 0)
+    return float(-np.expm1(-(tolerance + 0.5) / scale))
+
+
+def central_interval(scale, coverage=0.8):
+    """Smallest k with P[|rint(Lap(scale))| <= k] >= coverage, and that probability.
+
+    Taught in: 07-add-noise-in-practice.ipynb
+    """
+    scale = float(check.positive("scale", scale))
+    coverage = float(check.probability_open("coverage", coverage))
+    half_width = max(0, int(np.ceil(scale * np.log(1.0 / (1.0 - coverage)) - 0.5)))
+    # Guard against rounding in the ceiling: step until the coverage truly holds.
+    while -np.expm1(-(half_width + 0.5) / scale) < coverage:
+        half_width += 1
+    return half_width, float(-np.expm1(-(half_width + 0.5) / scale))

@@ -122,7 +122,7 @@ def test_mech3_pmf_is_the_discrete_laplace():
 
 @pytest.mark.parametrize("delta", [1e-12, 1e-8, 1e-5, 1e-3, 0.1])
 def test_classic_calibration_breaks_exactly_at_the_crossing(delta):
-    crossing = mf.classic_crossing_epsilon(delta)
+    crossing = calibration.classic_crossing_epsilon(delta)
 
     def exact_at_classic(epsilon):
         return exact_gaussian_delta(classic_sigma(epsilon, delta), epsilon)
@@ -138,7 +138,7 @@ def test_classic_calibration_breaks_exactly_at_the_crossing(delta):
 def test_the_articles_eps_below_one_is_only_sufficient():
     """At δ = 1e-5 the classic σ holds well beyond ε = 1 and fails for large ε."""
     delta = 1e-5
-    crossing = mf.classic_crossing_epsilon(delta)
+    crossing = calibration.classic_crossing_epsilon(delta)
     assert 8.0 < crossing < 9.0
     for epsilon in (0.1, 0.9, 1.5, 3.0, 6.0, 8.0):
         assert exact_gaussian_delta(classic_sigma(epsilon, delta), epsilon) < delta, epsilon
@@ -183,8 +183,8 @@ def analytic_sigma_mpmath(epsilon, delta):
 def test_crossover_dimension_against_an_independent_solution(epsilon, delta):
     sigma = mpmath.exp(analytic_sigma_mpmath(epsilon, delta))
     expected = float((epsilon * sigma) ** 2 / 2)
-    assert mf.crossover_dimension(epsilon, delta) == pytest.approx(expected, rel=1e-9)
-    assert mf.crossover_dimension(epsilon, delta, "classic") == pytest.approx(
+    assert calibration.crossover_dimension(epsilon, delta) == pytest.approx(expected, rel=1e-9)
+    assert calibration.crossover_dimension(epsilon, delta, "classic") == pytest.approx(
         math.log(1.25 / delta), rel=1e-12
     )
     # Brute force: the first whole d at which Gaussian noise per coordinate is smaller.
@@ -263,6 +263,6 @@ def test_bad_values_raise_and_leave_the_figure_as_it_was(make, params, match):
 
 def test_crossing_rejects_a_delta_outside_the_unit_interval():
     with pytest.raises(ValueError, match="delta must lie in"):
-        mf.classic_crossing_epsilon(1.0)
+        calibration.classic_crossing_epsilon(1.0)
     with pytest.raises(ValueError, match="calibration"):
-        mf.crossover_dimension(1.0, 1e-5, "tight")
+        calibration.crossover_dimension(1.0, 1e-5, "tight")

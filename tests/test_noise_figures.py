@@ -13,6 +13,7 @@ import seaborn as sns  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from dplearn import mechanisms  # noqa: E402
 from dplearn.figures import noise as nf  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -35,21 +36,23 @@ def rounded_laplace_pmf(k, scale):
 def test_within_tolerance_probability_against_a_pmf_sum(epsilon, sensitivity, tolerance):
     scale = mpmath.mpf(sensitivity) / epsilon
     exact = mpmath.fsum(rounded_laplace_pmf(k, scale) for k in range(-tolerance, tolerance + 1))
-    assert nf.within_tolerance_probability(epsilon, sensitivity, tolerance) == pytest.approx(
-        float(exact), rel=1e-12, abs=1e-15
-    )
+    assert mechanisms.within_tolerance_probability(
+        epsilon, sensitivity, tolerance
+    ) == pytest.approx(float(exact), rel=1e-12, abs=1e-15)
 
 
 def test_the_posts_number():
-    assert nf.within_tolerance_probability(1, 1, 5) == pytest.approx(1 - np.exp(-5.5), rel=1e-14)
-    assert round(nf.within_tolerance_probability(1, 1, 5), 4) == 0.9959
+    assert mechanisms.within_tolerance_probability(1, 1, 5) == pytest.approx(
+        1 - np.exp(-5.5), rel=1e-14
+    )
+    assert round(mechanisms.within_tolerance_probability(1, 1, 5), 4) == 0.9959
 
 
 def test_within_tolerance_by_monte_carlo_with_the_posts_rounding():
     rng = np.random.default_rng(17)
     draws = 400_000
     noise = np.rint(rng.laplace(0.0, 2.0, draws))
-    p = nf.within_tolerance_probability(0.5, 1.0, 3)
+    p = mechanisms.within_tolerance_probability(0.5, 1.0, 3)
     error = np.sqrt(p * (1 - p) / draws)
     assert abs(np.mean(np.abs(noise) <= 3) - p) < 4 * error
 
@@ -79,7 +82,7 @@ def test_noise2_resample_draws_new_noise_in_place():
 
 @pytest.mark.parametrize("scale, coverage", [(5.0, 0.8), (1.0, 0.8), (0.2, 0.5), (37.0, 0.95)])
 def test_central_interval_is_the_smallest(scale, coverage):
-    half_width, probability = nf.central_interval(scale, coverage)
+    half_width, probability = mechanisms.central_interval(scale, coverage)
     inside = mpmath.fsum(rounded_laplace_pmf(k, scale) for k in range(-half_width, half_width + 1))
     assert probability == pytest.approx(float(inside), rel=1e-12)
     assert probability >= coverage
@@ -198,12 +201,12 @@ def test_bad_values_raise_and_keep_the_figure(explorer_class, params, name):
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: nf.within_tolerance_probability(-1.0, 1.0, 5), "epsilon"),
-        (lambda: nf.within_tolerance_probability(1.0, 0.0, 5), "sensitivity"),
-        (lambda: nf.within_tolerance_probability(1.0, 1.0, -3), "tolerance"),
-        (lambda: nf.within_tolerance_probability(1.0, 1.0, 2.5), "tolerance"),
-        (lambda: nf.central_interval(2.0, 1.0), "coverage"),
-        (lambda: nf.central_interval(-2.0), "scale"),
+        (lambda: mechanisms.within_tolerance_probability(-1.0, 1.0, 5), "epsilon"),
+        (lambda: mechanisms.within_tolerance_probability(1.0, 0.0, 5), "sensitivity"),
+        (lambda: mechanisms.within_tolerance_probability(1.0, 1.0, -3), "tolerance"),
+        (lambda: mechanisms.within_tolerance_probability(1.0, 1.0, 2.5), "tolerance"),
+        (lambda: mechanisms.central_interval(2.0, 1.0), "coverage"),
+        (lambda: mechanisms.central_interval(-2.0), "scale"),
     ],
 )
 def test_helpers_name_their_bad_input(call, name):

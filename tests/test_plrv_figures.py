@@ -17,6 +17,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from dplearn import privacy_loss  # noqa: E402
 from dplearn.figures import plrv  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 
@@ -389,7 +390,7 @@ def test_proof_worst_set_gives_delta2_and_no_random_set_beats_it(epsilon, sigma,
 
 def test_proof_worst_bins_are_exactly_the_outputs_with_loss_above_epsilon():
     noise = plrv.privacy_loss.gaussian(math.sqrt(3), 1.0, center=1000)
-    edges, mass_d1, mass_d2 = plrv.discretise_outputs(noise, LN3)
+    edges, mass_d1, mass_d2 = privacy_loss.discretise_outputs(noise, LN3)
     worst = mass_d1 > 3.0 * mass_d2
     lower, upper = edges[:-1], edges[1:]
     # Every output of a worst bin has L > eps (L falls with the output: check right edges).
@@ -409,9 +410,9 @@ def test_proof_worst_bins_are_exactly_the_outputs_with_loss_above_epsilon():
 def test_proof_brute_force_over_every_set_of_a_coarse_discretisation():
     """With 10 bins there are 4096 sets: the best is the worst set, and it is <= delta_2."""
     noise = plrv.privacy_loss.gaussian(math.sqrt(3), 1.0)
-    _, mass_d1, mass_d2 = plrv.discretise_outputs(noise, LN3, bins=10, reach=3.0)
+    _, mass_d1, mass_d2 = privacy_loss.discretise_outputs(noise, LN3, bins=10, reach=3.0)
     members = np.array(list(itertools.product([False, True], repeat=mass_d1.size)))
-    deltas = plrv.set_deltas(mass_d1, mass_d2, LN3, members)
+    deltas = privacy_loss.set_deltas(mass_d1, mass_d2, LN3, members)
     best = members[np.argmax(deltas)]
     assert np.array_equal(best, mass_d1 > 3.0 * mass_d2)
     exact = float(gaussian_delta(LN3, math.sqrt(3), 1.0))
@@ -419,8 +420,8 @@ def test_proof_brute_force_over_every_set_of_a_coarse_discretisation():
     assert deltas.max() == pytest.approx(exact, rel=1e-9)
     # A grid with no edge on the boundary loses a little, never gains.
     shifted = plrv.privacy_loss.gaussian(math.sqrt(3), 1.0)
-    _, d1, d2 = plrv.discretise_outputs(shifted, LN3 + 0.3, bins=10, reach=3.0)
-    coarse_best = plrv.set_deltas(d1, d2, LN3, (d1 > 3.0 * d2)[None, :])[0]
+    _, d1, d2 = privacy_loss.discretise_outputs(shifted, LN3 + 0.3, bins=10, reach=3.0)
+    coarse_best = privacy_loss.set_deltas(d1, d2, LN3, (d1 > 3.0 * d2)[None, :])[0]
     assert coarse_best < exact
 
 

@@ -469,3 +469,39 @@ def test_parameters_whose_ratio_leaves_the_floats_are_named():
         privacy_loss.gaussian(1.0).privacy_loss(math.nan)
     # Far from both centres the loss is exactly +-max_loss, not lost to rounding.
     assert privacy_loss.laplace(1.0).privacy_loss([1e20, -1e20]) == pytest.approx([-1.0, 1.0])
+
+
+# What one output, or a set of outputs, tells (Taught in: lessons 01 and 02) -------------
+
+
+@pytest.mark.parametrize(("scale", "sensitivity"), [(1 / math.log(3), 1.0), (0.3, 2.0), (7.0, 0.5)])
+def test_laplace_step_widths_are_the_atoms_of_the_loss(scale, sensitivity):
+    noise = privacy_loss.laplace(scale, sensitivity, center=1000)
+    top, middle, bottom = privacy_loss.laplace_step_widths(noise)
+    # The atoms by their definition: P[A(D1) <= 1000] and P[A(D1) >= 1000 + sensitivity].
+    b, d = mpmath.mpf(scale), mpmath.mpf(sensitivity)
+    assert top == pytest.approx(0.5, rel=1e-15)
+    assert bottom == pytest.approx(float(mpmath.exp(-d / b) / 2), rel=1e-14)
+    assert middle == pytest.approx(float(1 - mpmath.exp(-d / b) / 2 - mpmath.mpf(1) / 2), rel=1e-13)
+    # At the document's setting: 1/2, 1/3, 1/6.
+    if sensitivity == 1.0:
+        assert (top, middle, bottom) == pytest.approx((1 / 2, 1 / 3, 1 / 6), rel=1e-14)
+
+
+@pytest.mark.parametrize("position", [1e-12, 0.002, 0.045, 0.5, 0.9])
+def test_output_at_position_has_that_mass_below_it(position):
+    noise = privacy_loss.gaussian(math.sqrt(3), 1.0, center=1000)
+    output = privacy_loss.output_at_position(noise, position)
+    below = mpmath.ncdf((mpmath.mpf(output) - 1000) / mpmath.sqrt(3))
+    assert float(below) == pytest.approx(position, rel=1e-9)
+    # L falls with the output, so the output at position p has the loss at position p.
+    assert noise.privacy_loss(output) == pytest.approx(noise.loss_quantile(position), rel=1e-9)
+
+
+def test_posterior_odds_is_bayes_rule_on_the_densities():
+    noise = privacy_loss.laplace(1 / math.log(3), 1.0, center=1000)
+    outputs = np.array([999.0, 1000.5, 1003.0])
+    odds = privacy_loss.posterior_odds(2.0, noise.privacy_loss(outputs))
+    by_bayes = 2.0 * noise.density_d1(outputs) / noise.density_d2(outputs)
+    np.testing.assert_allclose(odds, by_bayes, rtol=1e-14)
+    np.testing.assert_allclose(odds, [6.0, 2.0, 2.0 / 3.0], rtol=1e-14)

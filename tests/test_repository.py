@@ -478,3 +478,119 @@ def test_modules_stay_short_or_say_why():
         f"over {MAX_MODULE_LINES} lines with no reason in the docstring: {long_ones}"
     )
     assert not stale, f"no longer to be split, take them off NOT_YET_SPLIT: {stale}"
+
+
+# A lesson's numbers come from the core -------------------------------------------------
+#
+# A notebook shows figures through ``explore(figure)`` and the figure classes; every number
+# it prints comes from the numerical core (``from dplearn import privacy_loss`` ...). A code
+# cell that calls a function of the figures layer (say ``figures.plrv.some_number(...)``)
+# fails here, however the module was imported.
+
+FIGURES_PACKAGE = "dplearn.figures"
+#: The one function of the figures layer a notebook calls: it shows a figure.
+NOTEBOOK_FIGURE_CALLS = {"dplearn.figures.widgets.explore"}
+
+
+def code_cell_tree(source):
+    """The ast of a code cell, its IPython lines (%magic, !shell) left out."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    return ast.parse("\n".join(lines))
+
+
+def figures_layer_references(tree, bound):
+    """[(dotted name, object)] of every figures-layer object a cell's code names.
+
+    ``bound`` maps a name to the module or object it was imported as (updated by the
+    cell's imports); an attribute chain on such a name is followed while it runs through
+    modules, and its first object that is not a module is the target.
+    """
+    import importlib
+    import types
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if not full.startswith(FIGURES_PACKAGE + ".") and full != FIGURES_PACKAGE:
+                    continue
+                try:
+                    target = importlib.import_module(full)
+                except ImportError:
+                    target = getattr(importlib.import_module(node.module), alias.name)
+                bound[alias.asname or alias.name] = (full, target)
+                if not isinstance(target, types.ModuleType):
+                    found.append((full, target))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(FIGURES_PACKAGE):
+                    module = importlib.import_module(alias.name)
+                    if alias.asname:
+                        bound[alias.asname] = (alias.name, module)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, base = [], node
+        while isinstance(base, ast.Attribute):
+            chain.append(base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in bound:
+            continue
+        name, target = bound[base.id]
+        for attribute in reversed(chain):
+            if not isinstance(target, types.ModuleType):
+                break
+            name, target = f"{name}.{attribute}", getattr(target, attribute)
+        if not isinstance(target, types.ModuleType):
+            found.append((name, target))
+    return found
+
+
+def figures_layer_functions(path):
+    """[(cell index, dotted name)] of the figures-layer functions a notebook's code names."""
+    nb = nbformat.read(path, as_version=4)
+    bound, found = {}, []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for name, target in figures_layer_references(code_cell_tree(cell.source), bound):
+            if callable(target) and not isinstance(target, type):
+                if f"{target.__module__}.{target.__name__}" not in NOTEBOOK_FIGURE_CALLS:
+                    found.append((index, name))
+    return sorted(set(found))
+
+
+def test_the_notebook_check_finds_a_figures_function():
+    from dplearn.figures import grids, plrv
+
+    tree = code_cell_tree(
+        "%matplotlib widget\nfrom dplearn import figures\n"
+        "from dplearn.figures import grids as g\n"
+        "from dplearn.figures.widgets import explore\n"
+        "explore(figures.plrv.LaplaceLoss())\n"
+        "x = g.probability_positions(0.5, 10)\n"
+        "y = figures.grids.curve_positions(0.5, 10)\n"
+        "z = figures.plrv.COUNT_D1\n"
+    )
+    found = figures_layer_references(tree, {})
+    assert ("dplearn.figures.plrv.LaplaceLoss", plrv.LaplaceLoss) in found
+    assert ("dplearn.figures.plrv.COUNT_D1", plrv.COUNT_D1) in found
+    functions = sorted(
+        name for name, target in found if callable(target) and not isinstance(target, type)
+    )
+    assert functions == [
+        "dplearn.figures.grids.curve_positions",
+        "dplearn.figures.grids.probability_positions",
+        "dplearn.figures.widgets.explore",
+    ]
+    assert grids.probability_positions in [target for _, target in found]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_no_notebook_calls_a_function_of_the_figures_layer(path):
+    found = figures_layer_functions(path)
+    assert not found, (
+        "code cells call figures-layer functions (call the core instead, "
+        f"e.g. from dplearn import privacy_loss): {found}"
+    )

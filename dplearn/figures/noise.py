@@ -17,7 +17,11 @@ from dplearn import floating_point
 from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_below
-from dplearn.mechanisms import sample_laplace_inverse_cdf
+from dplearn.mechanisms import (
+    central_interval,
+    sample_laplace_inverse_cdf,
+    within_tolerance_probability,
+)
 
 __all__ = [
     "InverseCdfSampling",
@@ -25,42 +29,12 @@ __all__ = [
     "TwoDimensionalQuery",
     "SeabornHistogram",
     "FloatingPointLeak",
-    "within_tolerance_probability",
-    "central_interval",
     "kde_curve",
 ]
 
 FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = "C0", "C1", "C3", "black"
 #: NOISE-LEAK's readout name of the share of outputs only one answer can give.
 INFINITE_LOSS_NAME = r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)"
-
-
-def within_tolerance_probability(epsilon, sensitivity, tolerance):
-    """P[|rint(answer + Lap(sensitivity/epsilon)) - answer| <= tolerance] for an integer answer.
-
-    Rounding to the nearest integer keeps the answer within the tolerance exactly when
-    |noise| < tolerance + 1/2 (a tie has probability 0), so the probability is
-    1 - exp(-(tolerance + 1/2) * epsilon / sensitivity).
-
-    Taught in: 07-add-noise-in-practice.ipynb
-    """
-    scale = float(check.positive("sensitivity", sensitivity) / check.positive("epsilon", epsilon))
-    tolerance = check.whole("tolerance", tolerance, 0)
-    return float(-np.expm1(-(tolerance + 0.5) / scale))
-
-
-def central_interval(scale, coverage=0.8):
-    """Smallest k with P[|rint(Lap(scale))| <= k] >= coverage, and that probability.
-
-    Taught in: 07-add-noise-in-practice.ipynb
-    """
-    scale = float(check.positive("scale", scale))
-    coverage = float(check.probability_open("coverage", coverage))
-    half_width = max(0, int(np.ceil(scale * np.log(1.0 / (1.0 - coverage)) - 0.5)))
-    # Guard against rounding in the ceiling: step until the coverage truly holds.
-    while -np.expm1(-(half_width + 0.5) / scale) < coverage:
-        half_width += 1
-    return half_width, float(-np.expm1(-(half_width + 0.5) / scale))
 
 
 def kde_curve(data, grid, bw_adjust=1.0):

@@ -1,10 +1,10 @@
 """Figures PLRV-1 to PLRV-10: the privacy loss random variable, and what delta means.
 
 Every figure is an ``Explorer`` (artists built once, changed in place). The numbers
-they show come from ``dplearn.privacy_loss``; the helpers below only turn them into
-things to draw (the shaded regions, on the grids of ``dplearn.figures.grids``) or into the
-discretised outputs on which a reader checks that the worst set of outputs gives
-exactly delta_2.
+they show come from ``dplearn.privacy_loss`` (the discretised outputs on which a reader
+checks that the worst set of outputs gives exactly delta_2, too); the helpers below only
+turn them into things to draw (the shaded regions, on the grids of
+``dplearn.figures.grids``).
 
 The document's setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
 of scale 1/ln 3 or Gaussian noise of variance 3, epsilon = ln 3.
@@ -21,7 +21,6 @@ from fractions import Fraction
 import numpy as np
 from matplotlib import transforms
 from matplotlib.patches import Polygon
-from scipy import special
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
@@ -41,6 +40,13 @@ from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR
 from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
+from dplearn.privacy_loss import (
+    discretise_outputs,
+    laplace_step_widths,
+    output_at_position,
+    posterior_odds,
+    set_deltas,
+)
 
 __all__ = [
     "COUNT_D1",
@@ -49,14 +55,9 @@ __all__ = [
     "GAUSSIAN_SIGMA",
     "MARKED_OUTPUTS",
     "BAD_POSITIONS",
-    "laplace_step_widths",
     "probability_positions",
     "bad_event_region",
     "delta_area_region",
-    "output_at_position",
-    "posterior_odds",
-    "discretise_outputs",
-    "set_deltas",
     "RandomOutputSets",
 ]
 
@@ -128,25 +129,6 @@ _SUBSCRIPT_O = ("O₁", "O₂", "O₃")
 _LOSS_CAP = 40.0
 
 
-def laplace_step_widths(noise):
-    """Widths (top, middle, bottom) of the three parts of e^L on the probability axis.
-
-    The top step is the atom of L at +Delta/b (outputs at or below D1's count), the
-    bottom one the atom at -Delta/b (outputs at or above D2's count); the middle part
-    is the slope between them. At the document's setting: 1/2, 1/3, 1/6.
-
-    Args:
-      noise: a ``privacy_loss.LaplaceNoise``.
-
-    Taught in: 01-measure-privacy-loss.ipynb
-    """
-    # P[L = max_loss] = lim P[L > eps] as eps rises to max_loss: the core's closed form
-    # 1 - exp((eps - max_loss)/2)/2 at eps = max_loss.
-    top = 0.5
-    bottom = 0.5 * np.exp(-noise.max_loss)
-    return top, 1.0 - top - bottom, bottom
-
-
 def _capped_exp(values, cap=_LOSS_CAP):
     with np.errstate(over="ignore"):
         return np.exp(np.clip(values, -cap, cap))
@@ -184,77 +166,6 @@ def delta_area_region(noise, epsilon, count=600):
     x = np.concatenate((positions, positions[::-1]))
     y = np.concatenate((curve, np.ones(positions.shape)))
     return np.column_stack((x, y))
-
-
-def output_at_position(noise, position):
-    """The Gaussian output whose probability position (outputs sorted by decreasing L) is p.
-
-    L decreases with the output, so the position is P[A(D1) <= output].
-
-    Taught in: 02-see-what-delta-means.ipynb
-    """
-    return noise.center + noise.sigma * special.ndtri(position)
-
-
-def posterior_odds(prior_odds, loss):
-    """The attacker's odds of D1 against D2 after an output of privacy loss ``loss``.
-
-    Bayes' rule: posterior odds = prior odds * P[A(D1) = O] / P[A(D2) = O] = prior * e^L.
-
-    Taught in: 01-measure-privacy-loss.ipynb
-    """
-    return prior_odds * np.exp(loss)
-
-
-def _interval_mass(lower, upper):
-    """P[lower < Z <= upper] for a standard normal Z, accurate in both tails."""
-    left = special.ndtr(upper) - special.ndtr(lower)
-    right = special.ndtr(-lower) - special.ndtr(-upper)
-    return np.where(upper <= 0, left, right)
-
-
-def discretise_outputs(noise, epsilon, bins=800, reach=4.0):
-    """Gaussian outputs cut into bins, with the bin edges fine around the output where L = epsilon.
-
-    The edges run over that output +- ``reach`` sigma (one of them exactly on it); two
-    more bins hold the tails. Grouping outputs into bins is post-processing, so no set
-    of bins can give a larger delta_S than the exact delta_2.
-
-    Args:
-      noise: a ``privacy_loss.GaussianNoise``.
-      epsilon: the epsilon of the check.
-      bins: number of bins between the two tails (even).
-      reach: half width of the binned window, in sigmas.
-
-    Returns:
-      (edges, mass_d1, mass_d2): bins + 3 edges (the outer ones infinite) and the
-      probability of each of the bins + 2 bins under A(D1) and A(D2).
-
-    Taught in: 02-see-what-delta-means.ipynb
-    """
-    sigma, sensitivity = noise.sigma, noise.sensitivity
-    boundary = noise.center + sensitivity / 2.0 - epsilon * sigma**2 / sensitivity
-    inner = boundary + sigma * np.linspace(-reach, reach, bins + 1)
-    edges = np.concatenate(([-np.inf], inner, [np.inf]))
-    standard_d1 = (edges - noise.center) / sigma
-    standard_d2 = standard_d1 - sensitivity / sigma
-    mass_d1 = _interval_mass(standard_d1[:-1], standard_d1[1:])
-    mass_d2 = _interval_mass(standard_d2[:-1], standard_d2[1:])
-    return edges, mass_d1, mass_d2
-
-
-def set_deltas(mass_d1, mass_d2, epsilon, members):
-    """delta_S = P[A(D1) in S] - e^epsilon P[A(D2) in S] for each set S of bins.
-
-    Args:
-      mass_d1, mass_d2: probability of each bin under A(D1) and A(D2).
-      epsilon: the epsilon of the check.
-      members: boolean array (sets, bins): which bins each set holds.
-
-    Taught in: 02-see-what-delta-means.ipynb
-    """
-    gap = mass_d1 - np.exp(epsilon) * mass_d2
-    return np.asarray(members, dtype=float) @ gap
 
 
 class RandomOutputSets:

@@ -27,18 +27,27 @@ The package, one family a module (``from dplearn import privacy_loss`` gives the
 - ``_laplace``: Laplace, discrete Laplace (geometric) and thresholded Laplace noise.
 - ``_gaussian``: Gaussian noise and ``gaussian_log_delta``.
 - ``_randomized_response``: randomised response.
+- ``_events``: what an output or a set of outputs tells: the attacker's posterior odds,
+  binned outputs and the delta of each set of bins.
 
 Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
 03-spot-distinguishing-events.ipynb
 """
 
-from dplearn.privacy_loss._gaussian import GaussianNoise, gaussian, gaussian_log_delta
+from dplearn.privacy_loss._events import discretise_outputs, posterior_odds, set_deltas
+from dplearn.privacy_loss._gaussian import (
+    GaussianNoise,
+    gaussian,
+    gaussian_log_delta,
+    output_at_position,
+)
 from dplearn.privacy_loss._laplace import (
     DiscreteLaplaceNoise,
     LaplaceNoise,
     ThresholdedLaplace,
     discrete_laplace,
     laplace,
+    laplace_step_widths,
     thresholded_laplace,
 )
 from dplearn.privacy_loss._pair import PrivacyLossPair
@@ -57,4 +66,9 @@ __all__ = [
     "gaussian_log_delta",
     "RandomizedResponse",
     "randomized_response",
+    "laplace_step_widths",
+    "output_at_position",
+    "posterior_odds",
+    "discretise_outputs",
+    "set_deltas",
 ]

@@ -263,3 +263,13 @@ def gaussian(sigma, sensitivity=1.0, *, center=0.0):
       center: true answer on D1; D2's is center + sensitivity.
     """
     return GaussianNoise(sigma, sensitivity, center)
+
+
+def output_at_position(noise, position):
+    """The Gaussian output whose probability position (outputs sorted by decreasing L) is p.
+
+    L decreases with the output, so the position is P[A(D1) <= output].
+
+    Taught in: 02-see-what-delta-means.ipynb
+    """
+    return noise.center + noise.sigma * special.ndtri(position)

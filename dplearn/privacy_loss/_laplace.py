@@ -341,3 +341,22 @@ def thresholded_laplace(scale, threshold, count=1):
       count: the category's true count in D1, > 0 (it is absent from D2).
     """
     return ThresholdedLaplace(scale, threshold, count)
+
+
+def laplace_step_widths(noise):
+    """Widths (top, middle, bottom) of the three parts of e^L on the probability axis.
+
+    The top step is the atom of L at +Delta/b (outputs at or below D1's count), the
+    bottom one the atom at -Delta/b (outputs at or above D2's count); the middle part
+    is the slope between them. At the document's setting: 1/2, 1/3, 1/6.
+
+    Args:
+      noise: a ``privacy_loss.LaplaceNoise``.
+
+    Taught in: 01-measure-privacy-loss.ipynb
+    """
+    # P[L = max_loss] = lim P[L > eps] as eps rises to max_loss: the core's closed form
+    # 1 - exp((eps - max_loss)/2)/2 at eps = max_loss.
+    top = 0.5
+    bottom = 0.5 * np.exp(-noise.max_loss)
+    return top, 1.0 - top - bottom, bottom
