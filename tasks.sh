@@ -5,6 +5,8 @@
 #   bash tasks.sh present   install what is missing, serve the lessons as Voilà apps
 #   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
 #   bash tasks.sh bench     install what is missing, print the benchmark figures
+#                           (--classroom: live lessons in Voilà, cold and preheated;
+#                            --hub [--learners N]: N learners on a local hub)
 #   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
 #   bash tasks.sh hub       install what is missing, run a local JupyterHub with the course
 #   bash tasks.sh proxy     install only the hub's proxy (configurable-http-proxy, npm)
@@ -84,9 +86,12 @@ case "$command" in
     ensure_environment
     unset MPLBACKEND
     # Voilà serves the folder: / lists it, /voila/render/index.ipynb is the course's
-    # contents page, and every lesson's links are relative to it.
+    # contents page, and every lesson's links are relative to it. Preheated kernels:
+    # each notebook already runs in POOL_SIZE waiting kernels (1 by default), so a
+    # lesson opens live at once; a used kernel is replaced a second later.
     exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser \
       --Voila.custom_display_url="http://127.0.0.1:$PORT/voila/render/index.ipynb" \
+      --preheat_kernel=True --pool_size="${POOL_SIZE:-1}" \
       "$@" notebooks/
     ;;
   figures)

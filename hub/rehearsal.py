@@ -196,6 +196,8 @@ class Learner:
         self.browser, self.hub, self.name = browser, hub, name
         self.latencies_ms = []
         self.failures = []
+        #: How often the learner asked for the lesson again while the hub spawned.
+        self.reloads = 0
 
     async def open(self, lesson=LESSON, timeout_s=300):
         """Logs in and waits until the lesson's figures are drawn; returns seconds taken."""
@@ -210,10 +212,22 @@ class Learner:
         await self.page.fill("#username_input", self.name)
         await self.page.fill("#password_input", self.hub.password)
         await self.page.click("#login_submit")
-        # The hub's spawn page (/hub/user/...) first, then the lesson itself.
-        await self.page.wait_for_url(
-            lambda url: urllib.parse.urlsplit(url).path == target, timeout=timeout_s * 1000
-        )
+        # The hub's spawn page (/hub/spawn-pending/...) first, then the lesson itself. The
+        # spawn page follows the server's start by an event stream; under load it can
+        # miss the end, so a learner who waits long asks for the lesson again (a reload).
+        deadline = time.perf_counter() + timeout_s
+        while True:
+            try:
+                await self.page.wait_for_url(
+                    lambda url: urllib.parse.urlsplit(url).path == target, timeout=20_000
+                )
+                break
+            except Exception:
+                if time.perf_counter() > deadline:
+                    raise
+                if "/spawn-pending/" in self.page.url or "/hub/user/" in self.page.url:
+                    self.reloads += 1
+                    await self.page.goto(f"{self.hub.url}{target}", timeout=timeout_s * 1000)
         await self.page.wait_for_load_state("load", timeout=timeout_s * 1000)
         while time.perf_counter() - start < timeout_s:
             state = await self.page.evaluate(PAGE_STATE)
@@ -237,10 +251,12 @@ class Learner:
             going = "ArrowRight"
         self._going = going
         canvas = "document.querySelector(\"[data-hub-canvas='0']\")"
-        before = await self.page.evaluate(f"() => ({canvas}.__draws || []).length")
         await handle.press(going)
+        # An image drawn after this key went down (a late image of the move before does
+        # not count).
         await self.page.wait_for_function(
-            f"n => ({canvas}.__draws || []).length > n", arg=before, timeout=timeout_s * 1000
+            f"() => ({canvas}.__draws || []).some(t => t >= window.__lastKey)",
+            timeout=timeout_s * 1000,
         )
         return await self.page.evaluate(
             f"""() => {{ const c = {canvas};

@@ -1,0 +1,394 @@
+"""How long a lesson takes to come alive in Voilà, cold and with preheated kernels.
+
+For lessons 01, 02, 08 and 09, headless Chromium (Debian's) at 1280 × 720 opens the lesson
+from the folder server that `tasks.sh present` runs, and times from the request to every
+live figure of the page drawn: the page loaded (Voilà has run every cell) and each ipympl
+canvas has painted an image. Cold: Voilà starts a kernel and runs the notebook when the
+request comes. Preheated (`--preheat_kernel=True`, a pool of one kernel per notebook):
+the notebook already ran in a waiting kernel, and Voilà sends what it rendered. Each
+lesson is opened ROUNDS times per mode (the pool refills between rounds); the table gives
+the median and the largest time. It also measures what the pool costs: the resident
+memory (RSS) of every waiting kernel, once the pool is full.
+
+    python benchmarks/classroom.py            # or: bash tasks.sh bench --classroom
+
+``hub_load(N)`` (``bash tasks.sh bench --hub --learners N``) is the load test of a class:
+N learners on the local JupyterHub of hub/jupyterhub_config.py, each opening lesson 02
+as a Voilà page through the hub and moving its sliders for a bounded time.
+
+Everything runs on 127.0.0.1 and stops by itself. The goal for a classroom: <= 2 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pathlib
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.test_browser import (  # noqa: E402 - the browser set-up of the tests
+    CHROMIUM,
+    NOTEBOOK_DIR,
+    PAGE_PROBE,
+    VIEWPORT,
+    Server,
+    free_port,
+)
+
+LESSONS = ("01", "02", "08", "09")
+ROUNDS = 3
+GOAL_S = 2.0
+#: Chromium's flags for a headless run that talks to nobody but 127.0.0.1.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: Voilà's own preheating, as `tasks.sh present` asks for it.
+PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
+
+# Every ipympl figure on the page and how many images its canvas has painted (the first
+# canvas of a figure holds the image; the one above it, the zoom rectangle).
+CANVASES = """
+() => Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'),
+                 div => ((div.querySelector('canvas') || {}).__draws || []).length)
+"""
+
+
+def lesson_paths(numbers=LESSONS):
+    return [next(NOTEBOOK_DIR.glob(f"{number}-*.ipynb")) for number in numbers]
+
+
+def voila(folder_options, log_path):
+    """The folder server of `tasks.sh present`, on a free port, with folder_options."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOK_DIR),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        *folder_options,
+    ]
+    return Server(command, port, log_path, cwd=ROOT)
+
+
+def kernels(server):
+    """The kernel processes under a server (psutil.Process objects)."""
+    import psutil
+
+    children = psutil.Process(server.process.pid).children(recursive=True)
+    return [p for p in children if "ipykernel" in " ".join(p.cmdline())]
+
+
+def wait_until_idle(server, count, timeout_s=400, quiet_s=3.0):
+    """Waits until count kernels run under server and neither they nor the server have
+    used CPU for quiet_s (the pool has run its notebooks)."""
+    deadline = time.monotonic() + timeout_s
+    quiet_since = None
+    # The same Process objects from one look to the next: cpu_percent compares with the
+    # previous call on the same object (a new object reports 0.0, "idle", at once).
+    import psutil
+
+    known = {}
+    # Voilà itself too: it renders each notebook of the pool before its kernel runs it.
+    voila_process = psutil.Process(server.process.pid)
+    while time.monotonic() < deadline:
+        found = [known.setdefault(process.pid, process) for process in kernels(server)]
+        busy = len(found) < count
+        for process in [voila_process, *found]:
+            try:
+                busy |= process.cpu_percent(interval=None) > 2.0
+            except Exception:
+                busy = True
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_s:
+            return found
+        time.sleep(0.5)
+    raise RuntimeError(f"{count} kernels did not settle within {timeout_s} s")
+
+
+ERRORS = """
+() => Array.from(document.querySelectorAll('.jp-OutputArea-output'), e => e.innerText)
+  .filter(text => /Error|Traceback/.test(text)).map(text => text.slice(0, 300))
+"""
+
+
+def time_to_live(browser, url, expected=None, timeout_s=90):
+    """Seconds from the request to every figure drawn, and the number of figures.
+
+    Live: the page has loaded (every cell has run) and each canvas painted an image;
+    with expected, also that many canvases (the count a first visit found). A page
+    that is not live within timeout_s gives None, and its error text is printed.
+    """
+    page = browser.new_page()
+    try:
+        start = time.perf_counter()
+        page.goto(url, wait_until="load", timeout=timeout_s * 1000)
+        while time.perf_counter() - start < timeout_s:
+            draws = page.evaluate(CANVASES)
+            if draws and all(draws) and (expected is None or len(draws) >= expected):
+                return time.perf_counter() - start, len(draws)
+            page.wait_for_timeout(20)
+        print(
+            f"  {url}: not live within {timeout_s} s: images per figure "
+            f"{page.evaluate(CANVASES)}, errors {page.evaluate(ERRORS)}"
+        )
+        return None, 0
+    finally:
+        page.close()
+
+
+def figures_on(browser, url):
+    """How many canvases a lesson shows once settled (a first, uncounted visit)."""
+    page = browser.new_page()
+    try:
+        page.goto(url, wait_until="load", timeout=120_000)
+        last, stable_since = None, time.monotonic()
+        while time.monotonic() - stable_since < 2.0:
+            draws = page.evaluate(CANVASES)
+            if draws != last or not all(draws):
+                last, stable_since = draws, time.monotonic()
+            page.wait_for_timeout(100)
+        return len(last)
+    finally:
+        page.close()
+
+
+def run(browser, options, lessons, counts, log_dir, label, rounds=ROUNDS):
+    """{lesson: [seconds per round]} for one server mode; the pool's kernels' RSS (MB)."""
+    times = {path.name: [] for path in lessons}
+    memory = []
+    with voila(options, log_dir / f"voila-{label}.log") as server:
+        base = f"http://127.0.0.1:{server.port}/voila/render/"
+        preheated = bool(options)
+        for round_index in range(rounds):
+            if preheated:
+                # A full pool: one waiting kernel per notebook served.
+                pool = wait_until_idle(server, len(list(NOTEBOOK_DIR.glob("*.ipynb"))))
+                if round_index == 0:
+                    memory = [process.memory_info().rss / 2**20 for process in pool]
+            for path in lessons:
+                seconds, _ = time_to_live(browser, base + path.name, counts.get(path.name))
+                times[path.name].append(seconds)
+                if not preheated:
+                    # Let the closed page's kernel go before the next request.
+                    time.sleep(1.0)
+    return times, memory
+
+
+def _median(values):
+    values = [value for value in values if value is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def _largest(values):
+    values = [value for value in values if value is not None]
+    return max(values) if values else float("nan")
+
+
+def main(rounds=ROUNDS):
+    if CHROMIUM is None:
+        print("classroom benchmark skipped: chromium is not installed")
+        return []
+    from playwright.sync_api import sync_playwright
+
+    lessons = lesson_paths()
+    log_dir = pathlib.Path(tempfile.mkdtemp(prefix="dplearn-classroom-"))
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            headless=True,
+            viewport=VIEWPORT,
+            args=CHROMIUM_FLAGS,
+        )
+        browser.add_init_script(PAGE_PROBE)
+        try:
+            counts = {}
+            with voila([], log_dir / "voila-count.log") as server:
+                for path in lessons:
+                    url = f"http://127.0.0.1:{server.port}/voila/render/{path.name}"
+                    counts[path.name] = figures_on(browser, url)
+            cold, _ = run(browser, [], lessons, counts, log_dir, "cold", rounds)
+            warm, memory = run(browser, PREHEAT, lessons, counts, log_dir, "preheated", rounds)
+        finally:
+            browser.close()
+    print(
+        f"{'lesson':<42} {'figures':>7} {'cold median':>12} {'max':>6} "
+        f"{'preheated median':>17} {'max':>6}  goal <= {GOAL_S:g} s"
+    )
+    missed = []
+    for path in lessons:
+        c, w = cold[path.name], warm[path.name]
+        met = None not in w and _median(w) <= GOAL_S
+        if not met:
+            missed.append(path.name)
+        failed = sum(value is None for value in c + w)
+        print(
+            f"{path.name:<42} {counts[path.name]:>7} {_median(c):>10.2f} s "
+            f"{_largest(c):>4.2f} s {_median(w):>15.2f} s {_largest(w):>4.2f} s  "
+            f"{'met' if met else 'MISSED'}" + (f" ({failed} visits not live)" if failed else "")
+        )
+    if memory:
+        print(
+            f"preheated pool: {len(memory)} waiting kernels (one per notebook served), "
+            f"RSS {statistics.median(memory):.0f} MB median, {min(memory):.0f} to "
+            f"{max(memory):.0f} MB, {sum(memory):.0f} MB in all"
+        )
+    print(f"({rounds} visits per lesson and mode; server logs in {log_dir})")
+    return missed
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)
+
+
+# --- A class on a local JupyterHub ------------------------------------------------------
+
+#: Seconds each phase moves sliders: one learner alone, then the whole class at once.
+ALONE_S = 20.0
+LOADED_S = 40.0
+
+
+def _percentile(values, q):
+    values = [value for value in values if value is not None and value == value]
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def learner_memory(hub):
+    """{learner: (RSS in MB of their server and its kernels, number of kernels)}, now."""
+    import psutil
+
+    found = {}
+    for name, processes in hub.learner_processes().items():
+        rss, kernels = 0, 0
+        for process in processes:
+            try:
+                rss += process.memory_info().rss
+                kernels += "ipykernel" in " ".join(process.cmdline())
+            except psutil.Error:
+                continue
+        found[name] = (rss / 2**20, kernels)
+    return found
+
+
+async def _class_on_hub(hub, learners, alone_s, loaded_s):
+    import rehearsal
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=rehearsal.CHROMIUM, args=rehearsal.CHROMIUM_FLAGS
+        )
+        try:
+            solo = rehearsal.Learner(browser, hub, "solo")
+            solo_open = await solo.open()
+            await solo.keep_moving(time.monotonic() + alone_s)
+            await solo.close()
+            names = [f"learner{index:02d}" for index in range(1, learners + 1)]
+            group = [rehearsal.Learner(browser, hub, name) for name in names]
+            opened = await asyncio.gather(
+                *(learner.open() for learner in group), return_exceptions=True
+            )
+            live = [
+                learner
+                for learner, seconds in zip(group, opened, strict=True)
+                if isinstance(seconds, float)
+            ]
+            until = time.monotonic() + loaded_s
+            await asyncio.gather(*(learner.keep_moving(until) for learner in live))
+            problems = {learner.name: await learner.check() for learner in live}
+            memory = learner_memory(hub)
+            for learner in live:
+                await learner.close()
+        finally:
+            await browser.close()
+    return solo, solo_open, group, opened, problems, memory
+
+
+def hub_load(learners=10, alone_s=ALONE_S, loaded_s=LOADED_S):
+    """N learners on a local hub: memory per learner, slider latency alone and under load.
+
+    One learner logs in, opens lesson 02 as a Voilà page through the hub and moves its
+    first slider for alone_s seconds (a key press every quarter second, timed to the new
+    image); then N other learners log in at once, open the same lesson and move their
+    sliders together for loaded_s seconds. Reports each phase's median and 95th
+    percentile, the time each page took to come alive, the resident memory of each
+    learner's server with its kernel, and whether every page kept working (every move
+    redrawn, no error or dead kernel shown). Returns the problems found (empty: none).
+    """
+    sys.path.insert(0, str(ROOT / "hub"))
+    import rehearsal
+
+    if rehearsal.CHROMIUM is None or not rehearsal.proxy_installed():
+        print("hub load test skipped: needs chromium and `bash tasks.sh proxy`")
+        return []
+    state = pathlib.Path(tempfile.mkdtemp(prefix="dplearn-hub-load-"))
+    with rehearsal.LocalHub(state) as hub:
+        solo, solo_open, group, opened, problems, memory = asyncio.run(
+            _class_on_hub(hub, learners, alone_s, loaded_s)
+        )
+    alone = solo.latencies_ms
+    loaded = [ms for learner in group for ms in learner.latencies_ms]
+    failures = {learner.name: learner.failures for learner in group if learner.failures}
+    not_live = {
+        learner.name: f"{type(seconds).__name__}: {str(seconds)[:200]}"
+        for learner, seconds in zip(group, opened, strict=True)
+        if not isinstance(seconds, float)
+    }
+    shown = {name: words for name, words in problems.items() if words}
+    per_learner = {name: mb for name, (mb, _) in memory.items() if name.startswith("learner")}
+    kernels = {name: count for name, (_, count) in memory.items()}
+    open_times = [seconds for seconds in opened if isinstance(seconds, float)]
+    reloads = sum(learner.reloads for learner in group)
+    print(f"lesson: {rehearsal.LESSON}, {learners} learners, one Chromium, 127.0.0.1 only")
+    if reloads:
+        print(f"({reloads} reloads of a spawn page that missed its server's start)")
+    print(
+        f"page live after login: alone {solo_open:.1f} s; {len(open_times)} learners at once "
+        f"median {_median(open_times):.1f} s, slowest {_largest(open_times):.1f} s"
+    )
+    print(
+        f"slider move -> new image: alone median {_percentile(alone, 50):.0f} ms, "
+        f"p95 {_percentile(alone, 95):.0f} ms ({len(alone)} moves in {alone_s:g} s); "
+        f"{learners} at once median {_percentile(loaded, 50):.0f} ms, "
+        f"p95 {_percentile(loaded, 95):.0f} ms ({len(loaded)} moves in {loaded_s:g} s)"
+    )
+    if per_learner:
+        values = list(per_learner.values())
+        print(
+            f"memory per learner (server + kernel, RSS): median {statistics.median(values):.0f} MB,"
+            f" {min(values):.0f} to {max(values):.0f} MB; {sum(values):.0f} MB for the class"
+        )
+    dead = [name for name in per_learner if kernels.get(name, 0) < 1]
+    found = {
+        **{f"{name} not live": why for name, why in not_live.items()},
+        **{f"{name} moves failed": why for name, why in failures.items()},
+        **{f"{name} shows": words for name, words in shown.items()},
+        **{f"{name} has no kernel": "dead kernel" for name in dead},
+    }
+    print(
+        "every page kept working: every move redrawn, no error, no dead kernel"
+        if not found
+        else f"PROBLEMS: {found}"
+    )
+    shutil.rmtree(state, ignore_errors=True)
+    return list(found)
