@@ -31,6 +31,8 @@ __all__ = [
     "NOTE_SIZE",
     "TICK_COUNT",
     "TICK_GAP_POINTS",
+    "TICK_HUGE",
+    "TICK_TINY",
     "MovingXAxis",
     "Note",
     "note_markers",
@@ -60,7 +62,11 @@ TICK_COUNT = 7
 def round_ticks(low, high, count=TICK_COUNT):
     """count evenly spaced round values (steps 1, 2, 2.5 or 5 times a power of ten) from
     the first at or above low; together they reach past high."""
-    span = max(float(high) - float(low), 1e-12)
+    low, high = float(low), float(high)
+    # A view of no width (to rounding) gets ticks at the scale of its values; any other
+    # view keeps steps of its own size, even one 1e-17 wide.
+    scale = max(abs(low), abs(high))
+    span = high - low if high - low > 1e-12 * scale else (scale or 1.0)
     raw = span / (count - 2)
     power = 10.0 ** np.floor(np.log10(raw))
     step = next(m * power for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * power >= raw)
@@ -88,15 +94,51 @@ def tick_marker(text):
     return MarkerStyle(shaped), 2.0 * extent
 
 
-def tick_text(value, step):
-    """A tick label with as many decimals as the step needs, and a true minus sign."""
+#: Steps below this or at and above ``TICK_HUGE`` write their ticks as m×10ᵏ.
+TICK_TINY = 1e-4
+TICK_HUGE = 1e6
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _decimals(step):
+    """How many decimals tell apart numbers that step apart."""
     decimals = max(0, int(-np.floor(np.log10(step) + 1e-9)))
     if not np.isclose(round(step, decimals), step, rtol=1e-9, atol=0):
         decimals += 1
-    text = f"{value:.{decimals}f}"
-    if float(text) == 0:
-        text = text.lstrip("-")
-    return text.replace("-", "−")
+    return decimals
+
+
+def tick_text(value, step):
+    """A tick label with as many digits as the step needs, and a true minus sign.
+
+    Fixed decimals for steps from TICK_TINY to TICK_HUGE ("0.25", "−3", "2300"); beyond,
+    a mantissa times a power of ten ("5×10⁻¹⁸", "2.5×10⁷"), since fourteen zeros or
+    digits cannot be read at a glance. The same value and step always give the same
+    string, so ``tick_marker`` caches its glyphs by it.
+    """
+    value, step = float(value), float(step)
+    if not (np.isfinite(step) and step > 0):
+        raise ValueError(f"step must be a positive number, got {step!r}")
+    magnitude = abs(value)
+    if TICK_TINY <= step < TICK_HUGE and magnitude < 10 * TICK_HUGE:
+        text = f"{value:.{_decimals(step)}f}"
+        if float(text) == 0:
+            text = text.lstrip("-")
+        return text.replace("-", "−")
+    # A tick a float's rounding error away from zero is zero.
+    if not np.isfinite(value) or magnitude <= 1e-9 * step:
+        return "0" if np.isfinite(value) else value_text(value)
+    exponent = int(np.floor(np.log10(magnitude)))
+    decimals = _decimals(step / 10.0**exponent)
+    mantissa = round(magnitude / 10.0**exponent, decimals)
+    if mantissa >= 10:  # 9.96 at one decimal is 10.0: 1.0 of the next power
+        exponent += 1
+        mantissa = round(mantissa / 10, decimals)
+    digits = f"{mantissa:.{decimals}f}"
+    if "." in digits:
+        digits = digits.rstrip("0").rstrip(".")
+    sign = "−" if value < 0 else ""
+    return f"{sign}{digits}×10{str(exponent).translate(_SUPERSCRIPT)}"
 
 
 #: Size of the notes written into the axes, in points.
