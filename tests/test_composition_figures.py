@@ -17,6 +17,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from dplearn.figures import accountant  # noqa: E402
 from dplearn.figures import composition as figures  # noqa: E402
 from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
@@ -496,7 +497,7 @@ def test_comp5_bracket_narrows_with_the_grid():
 def test_comp5_slider_shows_the_width_it_uses():
     """The grid-width slider offers listed widths and hands the figure exactly the one
     its readout shows (a log slider gave 0.005012 while showing 0.005)."""
-    control = figures.AccountantBracket.controls["grid_width"]
+    control = accountant.AccountantBracket.controls["grid_width"]
     slider = control.slider(0.01, "grid_width")
     figure = make("COMP-5")
     for label, value in slider.options:
@@ -515,7 +516,7 @@ def test_comp5_error_halves_with_h_on_grids_that_divide_epsilon0():
     widths, brackets = figure.state["widths"], figure.state["brackets"]
     exact = figure.state["exact"]
     aligned = [i for i, width in enumerate(widths) if width <= 0.1]
-    assert all(figures.grid_holds(0.1, widths[i]) for i in aligned)
+    assert all(accountant.grid_holds(0.1, widths[i]) for i in aligned)
     upper = (brackets[aligned, 1] - exact) / exact
     lower = (exact - brackets[aligned, 0]) / exact
     assert np.all(np.diff(upper) > 0) and np.all(np.diff(lower) > 0)  # wider h, more error
@@ -530,7 +531,7 @@ def test_comp5_says_when_the_grid_misses_plus_minus_epsilon0():
     assert "divide" not in figure.note.get_text()
     figure.update(epsilon0=0.137)
     assert "does not divide" in figure.note.get_text()
-    assert not figures.grid_holds(0.137, 0.01) and figures.grid_holds(0.1, 0.02)
+    assert not accountant.grid_holds(0.137, 0.01) and accountant.grid_holds(0.1, 0.02)
     figure.update(mechanism="Gaussian")  # no atoms: any grid will do
     assert "divide" not in figure.note.get_text()
 
@@ -540,7 +541,7 @@ def test_comp5_rounded_cdfs_bracket_the_exact_cdf():
     figure = make("COMP-5", mechanism="Gaussian", grid_width=0.1)
     single = figure.state["single"]
     for rounded, sign in ((figure.state["rounded_up"], -1), (figure.state["rounded_down"], 1)):
-        losses, cdf = figures.rounded_loss_cdf(rounded)
+        losses, cdf = accountant.rounded_loss_cdf(rounded)
         exact = np.asarray(single.loss_cdf(losses))
         assert np.all(sign * (cdf - exact) >= -1e-12)
         assert np.allclose(np.diff(losses), 0.1)

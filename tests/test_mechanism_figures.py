@@ -13,6 +13,7 @@ from scipy import stats  # noqa: E402
 
 from dplearn import calibration, optimality, privacy_loss  # noqa: E402
 from dplearn import sensitivity as s  # noqa: E402
+from dplearn.figures import gaussian as gf  # noqa: E402
 from dplearn.figures import mechanisms as mf  # noqa: E402
 
 mpmath.mp.dps = 50
@@ -147,7 +148,7 @@ def test_the_articles_eps_below_one_is_only_sufficient():
 
 
 def test_mech4_numbers_come_from_the_core():
-    figure = mf.GaussianCalibration(epsilon=2.0, delta=1e-6, sensitivity=3.0)
+    figure = gf.GaussianCalibration(epsilon=2.0, delta=1e-6, sensitivity=3.0)
     numbers = figure.numbers()
     classic = calibration.gaussian_sigma_classic(2.0, 1e-6, 3.0)
     analytic = calibration.gaussian_sigma_analytic(2.0, 1e-6, 3.0)
@@ -198,7 +199,7 @@ def test_crossover_dimension_against_an_independent_solution(epsilon, delta):
 
 
 def test_mech5_noise_is_drawn_once_and_rescaled():
-    figure = mf.DimensionNoise(rng=np.random.default_rng(3))
+    figure = gf.DimensionNoise(rng=np.random.default_rng(3))
     unit_laplace = figure.unit_laplace.copy()
     for epsilon, delta in ((1.0, 1e-5), (0.2, 1e-9), (7.0, 0.05)):
         figure.update(epsilon=epsilon, delta=delta)
@@ -207,13 +208,13 @@ def test_mech5_noise_is_drawn_once_and_rescaled():
         np.testing.assert_allclose(np.column_stack([x, y]) / sigma, figure.unit_normal)
         x, y = figure.laplace_points.get_data()
         np.testing.assert_allclose(np.column_stack([x, y]) / 2.0, unit_laplace)
-    again = mf.DimensionNoise(rng=np.random.default_rng(3))
+    again = gf.DimensionNoise(rng=np.random.default_rng(3))
     np.testing.assert_array_equal(again.unit_laplace, unit_laplace)
 
 
 def test_mech5_regions_hold_ninety_percent():
     """Monte Carlo with a seed: the diamond and the circle each hold 90 % of their noise."""
-    figure = mf.DimensionNoise(epsilon=1.0, delta=1e-5)
+    figure = gf.DimensionNoise(epsilon=1.0, delta=1e-5)
     rng = np.random.default_rng(11)
     radius_l1 = np.abs(figure.diamond.get_xy()[:, 0]).max()
     laplace = rng.laplace(scale=2.0, size=(200_000, 2))
@@ -226,7 +227,7 @@ def test_mech5_regions_hold_ninety_percent():
 
 
 def test_mech5_numbers():
-    figure = mf.DimensionNoise(epsilon=0.5, delta=1e-6, bound=2.0, dimension=16)
+    figure = gf.DimensionNoise(epsilon=0.5, delta=1e-6, bound=2.0, dimension=16)
     numbers = figure.numbers()
     assert numbers[r"$\ell_1$ sensitivity $d \cdot c$"] == 32.0
     assert numbers[r"$\ell_2$ sensitivity $\sqrt{d} \cdot c$"] == 8.0
@@ -234,7 +235,7 @@ def test_mech5_numbers():
     sigma = calibration.gaussian_sigma_analytic(0.5, 1e-6, 8.0)
     assert numbers["Gaussian sd per coordinate"] == pytest.approx(sigma, rel=1e-12)
     with pytest.raises(ValueError, match="rng"):
-        mf.DimensionNoise(rng=3)
+        gf.DimensionNoise(rng=3)
 
 
 @pytest.mark.parametrize(
@@ -246,9 +247,9 @@ def test_mech5_numbers():
         (mf.GeometricOptimality, {"loss": 2}, "loss"),
         (mf.GeometricOptimality, {"loss": "cubed"}, "loss"),
         (mf.GeometricOptimality, {"sensitivity": 1.5}, "sensitivity"),
-        (mf.GaussianCalibration, {"delta": 1.5}, "delta"),
-        (mf.DimensionNoise, {"dimension": 0}, "dimension"),
-        (mf.DimensionNoise, {"bound": float("nan")}, "bound"),
+        (gf.GaussianCalibration, {"delta": 1.5}, "delta"),
+        (gf.DimensionNoise, {"dimension": 0}, "dimension"),
+        (gf.DimensionNoise, {"bound": float("nan")}, "bound"),
     ],
 )
 def test_bad_values_raise_and_leave_the_figure_as_it_was(make, params, match):

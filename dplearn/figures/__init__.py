@@ -7,33 +7,43 @@ moves with a slider, drawn as cached glyphs), ``grids`` (the probability positio
 are drawn at) and ``style`` (colours shared by the lessons); ``calculators`` (number boxes
 for exercises no slider lands on) sits beside them. Lesson figures, each registered under
 its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (INTRO-*),
-``plrv`` (PLRV-*), ``mechanisms`` (MECH-*), ``noise`` (NOISE-*), ``composition`` (COMP-*),
-``subsampling`` (SUB-*) and ``training`` (SGD-*). Importing the package imports all of
-them, as the export's ``explorers.load_all`` does (which also finds a new topic module by
-itself). Each figure object draws on the numerical core (``dplearn.privacy_loss``,
-``dplearn.calibration``, ...), which never plots.
+``plrv`` (PLRV-1 to PLRV-3, PLRV-ODDS, PLRV-10) and ``delta`` (PLRV-4 to PLRV-9,
+PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
+(NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
+``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*) and ``training`` (SGD-*).
+Importing the package imports all of them, as the export's ``explorers.load_all`` does
+(which also finds a new topic module by itself). Each figure object draws on the
+numerical core (``dplearn.privacy_loss``, ``dplearn.calibration``, ...), which never plots.
 
 Taught in: every lesson notebook.
 """
 
 from dplearn.figures import (
+    accountant,
     composition,
+    delta,
+    gaussian,
     intro,
     mechanisms,
     noise,
     plrv,
+    profiles,
     subsampling,
     training,
 )
 from dplearn.figures.widgets import explore
 
 __all__ = [
+    "accountant",
     "composition",
+    "delta",
     "explore",
+    "gaussian",
     "intro",
     "mechanisms",
     "noise",
     "plrv",
+    "profiles",
     "subsampling",
     "training",
 ]

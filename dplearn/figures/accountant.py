@@ -1,0 +1,588 @@
+"""Figures COMP-5 and COMP-6: how an accountant counts privacy, and the attacker's best test.
+
+Lesson 09: an accountant's privacy loss distribution on a grid, rounded up and down into
+a bracket around the exact epsilon (COMP-5), and the trade-off curves of k releases with
+their Gaussian DP approximation (COMP-6). The setting, the controls and the base class
+are those of ``dplearn.figures.composition`` (lesson 08); every number comes from
+``dplearn.composition``.
+
+Taught in: 09-count-privacy-with-an-accountant.ipynb
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Polygon
+from scipy.optimize import elementwise
+
+from dplearn import composition, privacy_loss
+from dplearn.figures.composition import (
+    CLT_COLOR,
+    COMPOSED_EPSILON,
+    EXACT_COLOR,
+    LAPLACE_MAX_RELEASES,
+    OPTIMAL_COLOR,
+    RELEASES_CONTROL,
+    SIGMA_CONTROL,
+    SINGLE_COLOR,
+    _CompositionFigure,
+    clipped_note,
+    composed_setting,
+    mechanism_controls,
+    mechanism_defaults,
+    mechanism_pair,
+)
+from dplearn.figures.controls import Control
+from dplearn.figures.explorers import register
+from dplearn.figures.legends import legend_below
+from dplearn.figures.style import BAD_COLOR
+from dplearn.figures.text import (
+    Note,
+)
+
+__all__ = [
+    "SteppedControl",
+    "AccountantBracket",
+    "TradeOffCurves",
+]
+
+
+# ---------------------------------------------------------------------------
+# COMP-5: how an accountant computes it (privacy loss distributions)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SteppedControl(Control):
+    """A slider over a few listed values, each shown as typed and used exactly as shown.
+
+    A log slider moves in steps of its exponent, so it hands the figure values such as
+    0.005012 while a reader takes them for 0.005; a grid width must divide the loss
+    +-epsilon0 of one Laplace release, and 0.005012 does not divide 0.1. This slider
+    offers only ``values`` (a ``SelectionSlider``, its readout the value itself).
+    """
+
+    values: tuple = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        values = tuple(sorted(float(v) for v in self.values))
+        if len(values) < 2 or values[0] != self.minimum or values[-1] != self.maximum:
+            raise ValueError(f"values must run from minimum to maximum, got {self.values!r}")
+        object.__setattr__(self, "values", values)
+
+    def check(self, name, value):
+        """The listed value equal to value (as a number or its text), else a ValueError."""
+        number = super().check(name, value)
+        for offered in self.values:
+            if abs(number - offered) <= 1e-12 * offered:
+                return offered
+        listed = ", ".join(f"{v:g}" for v in self.values)
+        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
+
+    def offers(self, value):
+        return any(abs(float(value) - offered) <= 1e-12 * offered for offered in self.values)
+
+    def clip(self, value):
+        """The listed value nearest to value (on a log scale)."""
+        value = min(max(float(value), self.minimum), self.maximum)
+        return min(self.values, key=lambda offered: abs(np.log(offered / value)))
+
+    def sample(self, count, rng):
+        inner = rng.choice(len(self.values), size=count - 2)
+        return [self.minimum, self.maximum, *(self.values[i] for i in inner)]
+
+    def bad_values(self):
+        # Between two listed values: a width the figure must refuse, not round.
+        return super().bad_values() + [float(np.sqrt(self.values[0] * self.values[1]))]
+
+    def label_of(self, value):
+        """The text the slider shows for a listed value."""
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        import ipywidgets as widgets
+
+        value = self.clip(value)
+        slider = widgets.SelectionSlider(
+            options=[(self.label_of(v), v) for v in self.values],
+            value=value,
+            description=self.label,
+            continuous_update=True,
+            tooltip=self.description or name or self.label,
+            layout=widgets.Layout(width="30em"),
+            style={"description_width": "8em"},
+        )
+        # ipywidgets leaves the label empty when the value is the first option.
+        slider.label = self.label_of(value)
+        return slider
+
+
+#: Grid widths COMP-5 offers: 1-2-5 steps; those up to 0.1 divide epsilon0 = 0.1.
+GRID_WIDTHS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+GRID_WIDTH_CONTROL = SteppedControl(
+    "grid width $h$",
+    GRID_WIDTHS[0],
+    GRID_WIDTHS[-1],
+    description="width of the accountant's loss grid",
+    values=GRID_WIDTHS,
+)
+
+
+def grid_holds(epsilon0, grid_width):
+    """Whether epsilon0 is a whole number of grid widths (to 1e-9 of a width).
+
+    Then the atoms of one Laplace release's loss at +-epsilon0 sit on grid points, and
+    only the continuous part between them is rounded: the bracket halves with h.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    steps = epsilon0 / grid_width
+    return bool(abs(steps - round(steps)) <= 1e-9 * max(1.0, steps))
+
+
+# The FFT composes about k R / h grid points for a loss spread over R: these ranges keep
+# every slider move within a few hundred thousand points.
+ACCOUNTANT_RELEASES = RELEASES_CONTROL.replace(
+    maximum=LAPLACE_MAX_RELEASES, description="number of releases (up to 100 here)"
+)
+ACCOUNTANT_SIGMA = SIGMA_CONTROL.replace(minimum=1.0)
+
+
+def rounded_loss_cdf(pld):
+    """(losses, P[L <= loss]) of a privacy loss distribution's grid, its mass at +inf apart.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    return np.asarray(pld.losses, dtype=float), np.cumsum(np.asarray(pld.masses, dtype=float))
+
+
+@register
+class AccountantBracket(_CompositionFigure):
+    """COMP-5: the privacy loss distribution (PLD) of an accountant, and its bracket.
+
+    Left: one release's loss on a grid of width h: its exact CDF, the CDF with every loss
+    rounded up to the grid (pessimistic) and rounded down (optimistic). Right: after
+    composing the k rounded PLDs by FFT, how far the pessimistic delta lies above the
+    exact one and the optimistic below it, relative to the exact delta, for a range of
+    grid widths; the dotted line is the slider's h. Both shrink in proportion to h
+    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the document's
+    epsilon0 = 0.1); a note says when it does not.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    figure_id = "COMP-5"
+    title = "An accountant's PLD: a bracket around the exact δ"
+    controls = mechanism_controls(
+        "Laplace",
+        sigma=ACCOUNTANT_SIGMA,
+        releases=ACCOUNTANT_RELEASES,
+        epsilon=COMPOSED_EPSILON,
+        grid_width=GRID_WIDTH_CONTROL,
+    )
+    defaults = mechanism_defaults("Laplace", releases=100, epsilon=4.2203, grid_width=0.01)
+    figsize = (10.0, 3.7)
+    sweep = np.array(GRID_WIDTHS)
+    error_limits = (1e-4, 30.0)
+
+    def _create(self):
+        left, right = self.figure.subplots(1, 2, width_ratios=(1, 1.1))
+        self.axes = (left, right)
+        (self.exact_cdf,) = left.plot([], [], color="black", lw=1.5)
+        (self.pessimistic_cdf,) = left.plot([], [], color=BAD_COLOR, lw=1.3, drawstyle="steps-post")
+        (self.optimistic_cdf,) = left.plot(
+            [], [], color=OPTIMAL_COLOR, lw=1.3, drawstyle="steps-post"
+        )
+        self._moving_xaxis(left)
+        left.set_ylim(-0.02, 1.02)
+        left.set_ylabel(r"$P[\mathcal{L} \leq \ell]$, one release")
+        self._static_xlabel(left, r"privacy loss $\ell$ of one release")
+        left.set_title(r"COMP-5 · one release on a grid of width $h$")
+        # Under the axes: at h = 0.5 the rounded CDFs step through the upper left.
+        legend_below(
+            self.figure,
+            [],
+            handles=[
+                Line2D([], [], color="black", lw=1.5, label="exact"),
+                Line2D([], [], color=BAD_COLOR, lw=1.3, label="rounded up (pessimistic)"),
+                Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label="rounded down (optimistic)"),
+                Line2D(
+                    [],
+                    [],
+                    color=BAD_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="pessimistic above exact",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=OPTIMAL_COLOR,
+                    lw=2,
+                    marker="o",
+                    ms=3.5,
+                    label="optimistic below exact",
+                ),
+            ],
+        )
+        right.set_xscale("log")
+        right.set_yscale("log")
+        (self.upper_error,) = right.plot([], [], color=BAD_COLOR, lw=2, marker="o", ms=3.5)
+        (self.lower_error,) = right.plot([], [], color=OPTIMAL_COLOR, lw=2, marker="o", ms=3.5)
+        (self.width_line,) = right.plot([1, 1], [1, 1], color="black", ls=":", lw=1.2)
+        (self.marks,) = right.plot([], [], "o", color="black", ms=6, ls="none")
+        self.note = Note(right, 0.02, 0.97, ha="left", va="top")
+        self.moving(
+            self.exact_cdf,
+            self.pessimistic_cdf,
+            self.optimistic_cdf,
+            self.upper_error,
+            self.lower_error,
+            self.width_line,
+            self.marks,
+            *self.note.artists,
+        )
+        right.set_xlim(GRID_WIDTH_CONTROL.minimum / 1.3, GRID_WIDTH_CONTROL.maximum * 1.3)
+        right.set_ylim(*self.error_limits)
+        right.set_xlabel(r"grid width $h$")
+        right.set_ylabel(r"$|\delta_{\mathrm{bound}} - \delta| \,/\, \delta$, $k$ releases")
+        right.set_title(r"after $k$ releases: the bracket shrinks with $h$")
+
+    def _bracket(self, pair, k, grid_width, epsilon):
+        pessimistic = composition.pld(pair, grid_width, pessimistic=True).self_compose(k)
+        optimistic = composition.pld(pair, grid_width, pessimistic=False).self_compose(k)
+        return float(optimistic.delta(epsilon)), float(pessimistic.delta(epsilon))
+
+    def _sweep(self, mechanism, sigma, epsilon0, k, epsilon, pair, widths):
+        """The brackets at these widths; those already computed at this setting are kept
+        while only h moves (the finest grid costs the most)."""
+        key = (mechanism, sigma if mechanism == "Gaussian" else epsilon0, k, epsilon)
+        if getattr(self, "_sweep_key", None) != key:
+            self._sweep_key, self._sweep_cache = key, {}
+        cache = self._sweep_cache
+        for width in widths:
+            if width not in cache:
+                cache[width] = self._bracket(pair, k, width, epsilon)
+        return np.array([cache[width] for width in widths])
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, epsilon, grid_width):
+        pair = mechanism_pair(mechanism, sigma, epsilon0)
+        # Both mechanisms stop at 100 releases here (the FFT's size grows with k).
+        k = min(int(releases), LAPLACE_MAX_RELEASES)
+        composed = composition.compose(pair, k)
+        exact = float(composed.delta(epsilon))
+        # One release on the grid.
+        single = composition.compose(pair, 1)
+        rounded_up = composition.pld(pair, grid_width, pessimistic=True)
+        rounded_down = composition.pld(pair, grid_width, pessimistic=False)
+        low = float(single.loss_quantile(1 - 1e-3))
+        high = float(single.loss_quantile(1e-3))
+        if np.isfinite(single.max_loss):
+            low, high = -single.max_loss, single.max_loss
+        margin = 0.1 * (high - low) + grid_width
+        low, high = low - margin, high + margin
+        levels = np.linspace(low, high, 400)
+        self.exact_cdf.set_data(levels, single.loss_cdf(levels))
+        for line, rounded in (
+            (self.pessimistic_cdf, rounded_up),
+            (self.optimistic_cdf, rounded_down),
+        ):
+            losses, cdf = rounded_loss_cdf(rounded)
+            inside = (losses >= low) & (losses <= high)
+            line.set_data(
+                np.concatenate(([low], losses[inside], [high])),
+                np.concatenate(
+                    (
+                        [0.0 if not inside[0] else cdf[inside][0] * 0],
+                        cdf[inside],
+                        [cdf[inside][-1] if inside.any() else 1.0],
+                    )
+                ),
+            )
+        self._set_moving_xlim(self.axes[0], low, high)
+        # After k releases, at the slider's width and every coarser one it offers.
+        grid_width = GRID_WIDTH_CONTROL.check("grid_width", grid_width)
+        widths = self.sweep[self.sweep >= grid_width]
+        brackets = self._sweep(mechanism, sigma, epsilon0, k, epsilon, pair, widths)
+        optimistic, pessimistic = brackets[:, 0], brackets[:, 1]
+        here = int(np.flatnonzero(widths == grid_width)[0])
+        floor, top = self.error_limits
+        if exact > 0:
+            upper = np.clip((pessimistic - exact) / exact, floor / 10, top * 10)
+            lower = np.clip((exact - optimistic) / exact, floor / 10, top * 10)
+            self.upper_error.set_data(widths, upper)
+            self.lower_error.set_data(widths, lower)
+            self.marks.set_data([grid_width] * 2, [upper[here], lower[here]])
+        else:
+            for line in (self.upper_error, self.lower_error, self.marks):
+                line.set_data([], [])
+        self.width_line.set_data([grid_width] * 2, [floor, top])
+        notes = [f"{releases} releases: 100 at most here"] if k != releases else []
+        if mechanism == "Laplace" and not grid_holds(epsilon0, grid_width):
+            # The atoms at +-epsilon0 fall between grid points: the error jumps with h.
+            notes.append(f"h = {grid_width:g} does not divide ε₀ = {epsilon0:.4g}")
+        self.note.set_text("\n".join(notes))
+        self.state = dict(
+            k=k,
+            epsilon=epsilon,
+            exact=exact,
+            grid_width=grid_width,
+            optimistic=optimistic[here],
+            pessimistic=pessimistic[here],
+            widths=widths,
+            brackets=brackets,
+            rounded_up=rounded_up,
+            rounded_down=rounded_down,
+            single=single,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"$k$ composed": s["k"],
+            r"$\delta$ pessimistic (upper end)": s["pessimistic"],
+            r"$\delta$ exact": s["exact"],
+            r"$\delta$ optimistic (lower end)": s["optimistic"],
+            "bracket width": s["pessimistic"] - s["optimistic"],
+        }
+
+
+# ---------------------------------------------------------------------------
+# COMP-6: the hypothesis-test view (f-DP) and the CLT approximation
+# ---------------------------------------------------------------------------
+
+ALPHA_CONTROL = Control(
+    r"$\alpha$ (type I error)",
+    0.001,
+    0.5,
+    step=0.001,
+    description="the attacker's false-alarm rate",
+)
+
+
+def band_between(x, lower, upper, where):
+    """Vertices of the region between two curves over the x where ``where`` holds
+    (elsewhere the band has no height); a flat sliver when it holds nowhere."""
+    low = np.where(where, lower, upper)
+    return np.column_stack((np.concatenate((x, x[::-1])), np.concatenate((low, upper[::-1]))))
+
+
+def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta, above):
+    """Where the exact delta first and last exceeds the approximation's, and the largest
+    ratio exact delta / approximate delta, refined from the grid the figure draws.
+
+    The readout quotes these to four digits, finer than the grid's step: each crossing is
+    the root of exact delta - approximate delta between the grid points that bracket it,
+    the largest ratio the maximum between the grid neighbours of its largest grid value
+    (scipy's bracketing solvers, both crossings at once: a few vectorised evaluations).
+    A band starting at the grid's first point, or ending at its last, ends there.
+
+    Args:
+      exact, approximation: pairs with a vectorised ``delta(epsilon)``.
+      grid: increasing epsilons; exact_delta, approximate_delta: the deltas there.
+      above: where (on the grid) the exact delta exceeds the approximation's.
+
+    Returns:
+      (first, last, largest ratio); NaN for both crossings if the band is empty.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    def ratio(epsilon):
+        return np.asarray(exact.delta(epsilon), dtype=float) / np.maximum(
+            np.asarray(approximation.delta(epsilon), dtype=float), 1e-300
+        )
+
+    def gap(epsilon):
+        return np.asarray(exact.delta(epsilon), dtype=float) - np.asarray(
+            approximation.delta(epsilon), dtype=float
+        )
+
+    on_grid = exact_delta / np.maximum(approximate_delta, 1e-300)
+    top = int(np.argmax(on_grid))
+    largest = float(on_grid[top])
+    if 0 < top < len(grid) - 1:
+        best = elementwise.find_minimum(
+            lambda epsilon: -ratio(epsilon),
+            (grid[top - 1], grid[top], grid[top + 1]),
+            tolerances={"frtol": 1e-12},
+        )
+        if best.success:
+            largest = max(largest, -float(best.f_x))
+    inside = np.flatnonzero(above)
+    if inside.size == 0:
+        return float("nan"), float("nan"), largest
+    start, end = int(inside[0]), int(inside[-1])
+    ends = [float(grid[start]), float(grid[end])]
+    # A bracket needs a sign change of the gap (``above`` allows a relative tolerance).
+    difference = exact_delta - approximate_delta
+    brackets = [
+        (index, outside, inside)
+        for index, outside, inside in ((0, start - 1, start), (1, end + 1, end))
+        if 0 <= outside < len(grid) and difference[outside] * difference[inside] < 0
+    ]
+    if brackets:
+        index, outside, inside = map(np.array, zip(*brackets, strict=True))
+        low = np.minimum(grid[outside], grid[inside])
+        high = np.maximum(grid[outside], grid[inside])
+        roots = elementwise.find_root(
+            gap, (low, high), tolerances={"xatol": 1e-13, "xrtol": 4 * np.finfo(float).eps}
+        )
+        for i, root, success in zip(index, roots.x, roots.success, strict=True):
+            if success:
+                ends[i] = float(root)
+    if start == 0:
+        ends[0] = float(grid[0])
+    if end == len(grid) - 1:
+        ends[1] = float(grid[-1])
+    return ends[0], ends[1], largest
+
+
+@register
+class TradeOffCurves(_CompositionFigure):
+    """COMP-6: the attacker's best test between D1 and D2 after k releases, and the CLT.
+
+    Left: trade-off curves beta(alpha), the smallest type II error of any test with type I
+    error alpha (Dong, Roth & Su 2019): exact for k releases, the Gaussian G_mu of the
+    central limit theorem, and one release. Gaussian noise: k releases are exactly G_mu
+    with mu = sqrt(k) / sigma, so the curves coincide. Laplace noise: G_mu is only an
+    approximation; red where it lies above the exact curve (it claims the attacker errs
+    more than they do). Right: the same comparison as privacy profiles, the exact delta
+    divided by the CLT's; above 1 (red) the CLT's delta is too small: not a bound.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+
+    figure_id = "COMP-6"
+    title = "The hypothesis-test view: trade-off curves and the CLT"
+    controls = mechanism_controls("Laplace", alpha=ALPHA_CONTROL)
+    defaults = mechanism_defaults("Laplace", epsilon0=0.5, releases=2, alpha=0.05)
+    figsize = (10.0, 3.9)
+    floor = 1e-10
+    ratio_top = 1.6
+
+    def _create(self):
+        tests, profiles = self.figure.subplots(1, 2, width_ratios=(1, 1.25))
+        self.axes = (tests, profiles)
+        alphas = np.concatenate((np.geomspace(1e-6, 1e-2, 60), np.linspace(0.01, 1.0, 200)[1:]))
+        self.alphas = np.concatenate(([0.0], alphas))
+        tests.plot([0, 1], [1, 0], color="0.75", lw=1)
+        (self.single_curve,) = tests.plot([], [], color=SINGLE_COLOR, lw=1.2)
+        self.above = tests.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0))
+        (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)
+        (self.clt_curve,) = tests.plot([], [], color=CLT_COLOR, lw=1.5, ls="--")
+        (self.alpha_marks,) = tests.plot([], [], "o", color="black", ms=5, ls="none")
+        profiles.axhline(1.0, color="0.4", lw=1)
+        self.below = profiles.add_patch(
+            Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0)
+        )
+        (self.ratio_line,) = profiles.plot([], [], color=EXACT_COLOR, lw=2)
+        self.note = Note(profiles, 0.98, 0.04, ha="right", va="bottom")
+        self.moving(
+            self.single_curve,
+            self.above,
+            self.exact_curve,
+            self.clt_curve,
+            self.alpha_marks,
+            self.below,
+            self.ratio_line,
+            *self.note.artists,
+        )
+        self._moving_xaxis(profiles)
+        tests.set_xlim(0, 1)
+        tests.set_ylim(0, 1)
+        tests.set_aspect("equal")
+        tests.set_xlabel(r"type I error $\alpha$")
+        tests.set_ylabel(r"type II error $\beta(\alpha)$")
+        tests.set_title(r"COMP-6 · the attacker's best tests")
+        tests.legend(
+            handles=[
+                Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact, $k$ releases"),
+                Line2D([], [], color=CLT_COLOR, lw=1.5, ls="--", label=r"CLT: $G_\mu$"),
+                Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
+                Patch(color=CLT_COLOR, alpha=0.35, label="CLT above exact"),
+            ],
+            loc="upper right",
+            fontsize=9,
+        )
+        profiles.set_ylim(0, self.ratio_top)
+        profiles.set_ylabel(r"exact $\delta(\varepsilon)$ / CLT $\delta(\varepsilon)$")
+        self._static_xlabel(profiles, r"$\varepsilon$ of the $k$ releases")
+        profiles.set_title(r"above 1 the CLT's $\delta$ is too small: not a bound")
+        profiles.legend(
+            handles=[
+                Line2D([], [], color=EXACT_COLOR, lw=2, label="ratio"),
+                Patch(color=CLT_COLOR, alpha=0.35, label=r"CLT $\delta$ below exact"),
+            ],
+            loc="upper right",
+            fontsize=9,
+        )
+
+    def _apply(self, mechanism, sigma, epsilon0, releases, alpha):
+        pair, k, composed = composed_setting(mechanism, sigma, epsilon0, releases)
+        mu = float(composition.clt_mu(pair, k))
+        exact_beta = np.asarray(composition.tradeoff(composed, self.alphas), dtype=float)
+        clt_beta = np.asarray(composition.gaussian_tradeoff(mu, self.alphas), dtype=float)
+        single_beta = np.asarray(composition.tradeoff(pair, self.alphas), dtype=float)
+        self.exact_curve.set_data(self.alphas, exact_beta)
+        self.clt_curve.set_data(self.alphas, clt_beta)
+        self.single_curve.set_data(self.alphas, single_beta)
+        over = clt_beta > exact_beta + 1e-12
+        self.above.set_xy(band_between(self.alphas, exact_beta, clt_beta, over))
+        beta_exact = float(composition.tradeoff(composed, alpha))
+        beta_clt = float(composition.gaussian_tradeoff(mu, alpha))
+        self.alpha_marks.set_data([alpha, alpha], [beta_exact, beta_clt])
+        # Privacy profiles: G_mu is the Gaussian pair with sensitivity / sigma = mu. The
+        # Laplace delta is 0 from k epsilon0 on; the Gaussian's falls below floor where
+        # P[L > epsilon] does.
+        clt_pair = privacy_loss.gaussian(1.0 / mu)
+        if np.isfinite(composed.max_loss):
+            right = float(composed.max_loss)
+        else:
+            right = float(composed.loss_quantile(self.floor))
+        right = max(right, 0.1)
+        grid = np.linspace(0.0, right, 300)
+        exact_delta = np.asarray(composed.delta(grid), dtype=float)
+        clt_delta = np.asarray(clt_pair.delta(grid), dtype=float)
+        ratio = exact_delta / np.maximum(clt_delta, 1e-300)
+        shown = np.minimum(ratio, 2 * self.ratio_top)
+        below = ratio > 1.0 + 1e-9
+        self.ratio_line.set_data(grid, shown)
+        self.below.set_xy(band_between(grid, np.ones_like(grid), shown, below))
+        self._set_moving_xlim(self.axes[1], 0.0, right)
+        first, last, largest = profile_crossings(
+            composed, clt_pair, grid, exact_delta, clt_delta, below
+        )
+        self.note.set_text(clipped_note(k, releases))
+        self.state = dict(
+            k=k,
+            mu=mu,
+            alpha=alpha,
+            beta_exact=beta_exact,
+            beta_clt=beta_clt,
+            first_below=first,
+            last_below=last,
+            ratio=largest,
+            grid=grid,
+            exact_delta=exact_delta,
+            clt_delta=clt_delta,
+            exact_beta=exact_beta,
+            clt_beta=clt_beta,
+        )
+
+    def numbers(self):
+        s = self.state
+        found = np.isfinite(s["first_below"])
+        return {
+            r"$\mu$ of the CLT's $G_\mu$": s["mu"],
+            r"$\beta(\alpha)$ exact": s["beta_exact"],
+            r"$\beta(\alpha)$ CLT": s["beta_clt"],
+            r"CLT $\delta$ too small from $\varepsilon$": s["first_below"] if found else "never",
+            r"… up to $\varepsilon$": s["last_below"] if found else "never",
+            r"largest exact $\delta$ / CLT $\delta$": s["ratio"],
+        }
