@@ -302,7 +302,7 @@ def classic_crossing_epsilon(delta):
 
     Taught in: 06-calibrate-gaussian-noise.ipynb
     """
-    delta = float(check.probability_open("delta", delta))
+    delta = float(check.probability_open("delta", delta, scalar=True))
 
     # Cached: moving the epsilon slider keeps delta, and the crossing with it.
     return _crossing(delta)
@@ -324,6 +324,9 @@ def crossover_dimension(epsilon, delta, calibration="analytic"):
 
     Taught in: 06-calibrate-gaussian-noise.ipynb
     """
+    # One number each: d* is a single dimension (the sigmas below would take arrays).
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    delta = check.probability_open("delta", delta, scalar=True)
     if calibration == "analytic":
         unit = gaussian_sigma_analytic(epsilon, delta)
     elif calibration == "classic":

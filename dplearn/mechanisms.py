@@ -199,7 +199,8 @@ def within_tolerance_probability(epsilon, sensitivity, tolerance):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    scale = float(check.positive("sensitivity", sensitivity) / check.positive("epsilon", epsilon))
+    sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
+    scale = float(sensitivity / check.positive("epsilon", epsilon, scalar=True))
     tolerance = check.whole("tolerance", tolerance, 0)
     return float(-np.expm1(-(tolerance + 0.5) / scale))
 
@@ -209,8 +210,8 @@ def central_interval(scale, coverage=0.8):
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    scale = float(check.positive("scale", scale))
-    coverage = float(check.probability_open("coverage", coverage))
+    scale = float(check.positive("scale", scale, scalar=True))
+    coverage = float(check.probability_open("coverage", coverage, scalar=True))
     half_width = max(0, int(np.ceil(scale * np.log(1.0 / (1.0 - coverage)) - 0.5)))
     # Guard against rounding in the ceiling: step until the coverage truly holds.
     while -np.expm1(-(half_width + 0.5) / scale) < coverage:
