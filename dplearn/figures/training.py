@@ -35,7 +35,6 @@ __all__ = [
     "DATA_SET_SIZE",
     "EPOCH_GRID",
     "CURVE_GRID_WIDTH",
-    "ReleasedControl",
     "pld_epsilon",
     "pld_curve",
     "rdp_epsilon",
@@ -64,29 +63,13 @@ NON_PRIVATE_COLOR = "0.35"
 MARK_COLOR = "black"
 
 
-class ReleasedControl(Control):
-    """A control whose slider updates the figure when released, not while dragged.
+def _released(control):
+    """The control with a slider that updates the figure when released, not while dragged.
 
     For sliders whose every new value needs a fresh accountant run (hundreds of
     milliseconds): dragging would queue one run per value passed on the way.
     """
-
-    def slider(self, value, name=None):
-        widget = super().slider(value, name)
-        widget.continuous_update = False
-        return widget
-
-
-def _released(control):
-    return ReleasedControl(
-        control.label,
-        control.minimum,
-        control.maximum,
-        log=control.log,
-        integer=control.integer,
-        step=control.step,
-        description=control.description,
-    )
+    return control.replace(on_release=True)
 
 
 NOISE_MULTIPLIER = _released(
