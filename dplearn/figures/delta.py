@@ -33,7 +33,6 @@ from dplearn.figures.plrv import (
     COUNT,
     COUNT_D1,
     D1_COLOR,
-    D2_COLOR,
     DELTA1_NAME,
     DELTA2_AREA_NAME,
     DELTA2_NAME,
@@ -51,6 +50,7 @@ from dplearn.figures.plrv import (
     _Figure,
     bad_event_region,
     delta_area_region,
+    output_density_lines,
 )
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR
 from dplearn.figures.text import value_text as _value_text
@@ -103,12 +103,7 @@ class GaussianDensities(_GaussianFigure):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        (self.line_d1,) = ax.plot(
-            [], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count"
-        )
-        (self.line_d2,) = ax.plot(
-            [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
-        )
+        self.line_d1, self.line_d2 = output_density_lines(ax)
         self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(0, 0.85)

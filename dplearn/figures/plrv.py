@@ -131,6 +131,15 @@ def _capped_exp(values, cap=_LOSS_CAP):
         return np.exp(np.clip(values, -cap, cap))
 
 
+def output_density_lines(ax):
+    """The two empty output-density lines of A(D1) and A(D2), labelled, on ax."""
+    (line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count")
+    (line_d2,) = ax.plot(
+        [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+    )
+    return line_d1, line_d2
+
+
 def bad_event_region(noise, epsilon, top):
     """Vertices of the bad events of PLRV-7: between e^L and e^epsilon where e^L > e^epsilon.
 
@@ -304,12 +313,7 @@ class LaplaceDensities(_LaplaceOutputs):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        (self.line_d1,) = ax.plot(
-            [], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count"
-        )
-        (self.line_d2,) = ax.plot(
-            [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
-        )
+        self.line_d1, self.line_d2 = output_density_lines(ax)
         self.marks = []
         # Labels on a row near the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
