@@ -19,6 +19,8 @@ import math
 
 import ipywidgets as widgets
 
+from dplearn._environment import in_app_mode
+
 __all__ = ["explore", "format_number", "numbers_table", "Exploration", "Readout"]
 
 #: Width a Voilà page at 1280 px gives a figure and what sits beside it (px).
@@ -181,6 +183,38 @@ class Exploration(widgets.VBox):
         # How each control shows when it applies (buttons lay out as a flex row).
         self._displays = {name: control.layout.display for name, control in sliders.items()}
         self.show_applicable_controls()
+        # In an app, the page shows the figure before the kernel has drawn it for the
+        # page (see embed_image); in JupyterLab the figure is live at once.
+        self._page_waiting = _is_live_canvas(view) and in_app_mode()
+        if self._page_waiting:
+            view.on_msg(self._on_view_message)
+            self.embed_image()
+
+    def embed_image(self):
+        """Puts a PNG of the figure as it stands into its canvas's widget state.
+
+        A page that Voilà serves asks the kernel for every widget's state when it
+        connects, and ipympl shows the PNG of that state (its ``_data_url``) as soon as
+        the canvas appears. Without it each canvas stays blank until the kernel has
+        answered the page's first "refresh", one figure after another: about half a
+        second on a page of seven figures. The kernel's own image replaces this one
+        as it arrives; both show the same figure at the same size.
+        """
+        canvas = self.view
+        figure = self.explorer.figure
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=figure.dpi)
+        image = base64.b64encode(buffer.getvalue()).decode("ascii")
+        canvas._data_url = f"data:image/png;base64,{image}"
+        # The canvas's size in CSS pixels: the page lays the canvas out from it before
+        # the kernel has sent a size of its own.
+        width, height = figure.bbox.size
+        canvas._size = (float(width), float(height))
+
+    def _on_view_message(self, _canvas, content, _buffers):
+        # The page's canvas is ready: from now on the kernel draws for it.
+        if content.get("type") == "initialized":
+            self._page_waiting = False
 
     def show_applicable_controls(self):
         """Hides every control that does not apply to the current choices, shows the rest.
@@ -207,6 +241,9 @@ class Exploration(widgets.VBox):
             # Draw now: with ipympl, draw_idle only asks the browser to ask the kernel
             # for a draw, a round trip that doubled the delay a learner feels.
             canvas.draw()
+            if self._page_waiting:
+                # A later cell changed the figure before any page was there to see it.
+                self.embed_image()
         else:
             from IPython.display import display
 
@@ -226,6 +263,11 @@ class Exploration(widgets.VBox):
             f"alt='{html.escape(self.explorer.title)}'/>"
         )
         return bundle
+
+
+def _is_live_canvas(view):
+    # An ipympl canvas (a widget that carries the image it was embedded with).
+    return isinstance(view, widgets.DOMWidget) and view.has_trait("_data_url")
 
 
 def explore(explorer, **values):
