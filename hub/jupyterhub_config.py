@@ -53,6 +53,8 @@ c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
 # The single-user server of this environment, with the lessons' packages and Voilà.
 c.Spawner.cmd = [str(pathlib.Path(sys.executable).with_name("jupyterhub-singleuser"))]
 c.Spawner.default_url = "/lab/tree/notebooks/index.ipynb"
+# Their settings (hub/server/jupyter_server_config.py): Voilà typesets with its own MathJax.
+c.Spawner.environment = {"JUPYTER_CONFIG_PATH": str(ROOT / "hub" / "server")}
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
 if os.geteuid() == 0:

@@ -54,7 +54,8 @@ PAGE_PROBE = """
 """
 
 # The live state of a lesson page: images drawn per figure, the first figure's first
-# slider shown (tagged for the test), and any error or dead-kernel message on the page.
+# slider shown (tagged for the test), and any error or dead-kernel message on the page,
+# or a formula left untypeset (its TeX still in the text of a Markdown cell).
 PAGE_STATE = """
 () => {
   const figures = Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'),
@@ -71,7 +72,11 @@ PAGE_STATE = """
   const problems = ['Traceback', 'Error displaying widget', 'Kernel died', 'dead kernel',
                     'Kernel Restarting', 'Connection lost']
     .filter(word => text.toLowerCase().includes(word.toLowerCase()));
-  return {figures, handle: !!document.querySelector("[data-hub-handle='0']"), problems};
+  // TeX left in a Markdown cell's text: its formulas were never typeset.
+  const untypeset = Array.from(document.querySelectorAll('.jp-RenderedMarkdown'))
+    .filter(cell => /\\$[^$\\s][^$]*\\$/.test(cell.innerText)).length;
+  return {figures, handle: !!document.querySelector("[data-hub-handle='0']"), problems,
+          untypeset};
 }
 """
 
@@ -275,7 +280,12 @@ class Learner:
     async def check(self):
         """Problems the page shows now (errors, a dead kernel), as a list of words."""
         state = await self.page.evaluate(PAGE_STATE)
-        return state["problems"] + (["no figure drawn"] if not all(state["figures"]) else [])
+        problems = list(state["problems"])
+        if not all(state["figures"]):
+            problems.append("no figure drawn")
+        if state["untypeset"]:
+            problems.append(f"formulas not typeset in {state['untypeset']} cells")
+        return problems
 
     async def close(self):
         await self.context.close()
