@@ -53,13 +53,20 @@ PAGE_PROBE = """
 })();
 """
 
-# The live state of a lesson page: images drawn per figure, the first figure's first
+# The live state of a lesson page: whether each figure shows an image, the first figure's first
 # slider shown (tagged for the test), and any error or dead-kernel message on the page,
 # or a formula left untypeset (its TeX still in the text of a Markdown cell).
 PAGE_STATE = """
 () => {
-  const figures = Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'),
-                             div => ((div.querySelector('canvas') || {}).__draws || []).length);
+  // Whether each figure's canvas holds an image: ipympl sizes a canvas (transparent)
+  // before any image arrives; a figure's image is opaque. Every 97th pixel is enough.
+  const figures = Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'), div => {
+    const canvas = div.querySelector('canvas');
+    if (!canvas || !canvas.width || !canvas.height) return false;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 3; i < pixels.length; i += 4 * 97) if (pixels[i] > 0) return true;
+    return false;
+  });
   const first = document.querySelector('.dplearn-exploration .jupyter-matplotlib-canvas-div');
   if (first) {
     first.querySelector('canvas').setAttribute('data-hub-canvas', '0');
