@@ -694,6 +694,8 @@ def test_comp6_gaussian_shows_no_red():
     figure = make("COMP-6", mechanism="Gaussian", releases=50)
     assert figure.numbers()[r"CLT $\delta$ too small from $\varepsilon$"] == "never"
     assert polygon_area(figure.below.get_xy()) == pytest.approx(0, abs=1e-12)
+    assert polygon_area(figure.gap_band.get_xy()) == pytest.approx(0, abs=1e-12)
+    assert figure.gap_note.get_text() == "CLT never above exact"
 
 
 def test_comp6_beta_at_alpha_against_the_profile():
@@ -760,3 +762,60 @@ def test_comp3_inset_shows_exact_never_above_optimal(params):
     positive = state["optimal"] > figure.floor
     assert np.allclose(ratio, state["exact"][positive] / state["optimal"][positive])
     assert np.allclose(x * state["basic_epsilon"], state["grid"][positive])
+
+
+def test_comp6_gap_strip_shows_where_the_clt_curve_lies_above_the_exact_one():
+    """At the default (two Laplace releases of 0.5) the CLT curve is above the exact one
+    by under 0.02 of the unit square: the strip draws the gap in units of a round scale,
+    so its red band covers a readable area, exactly where the drawn curves say."""
+    figure = make("COMP-6")
+    figure.figure.canvas.draw()
+    alphas = figure.alphas
+    gap = figure.state["clt_beta"] - figure.state["exact_beta"]
+    scale = figure.state["gap_scale"]
+    assert scale == 0.02  # the largest gap, 0.0164, rounded up to 1, 2 or 5 x 10^k
+    assert gap.max() / scale > 0.5
+    # The band in pixels: its area, and its height, a good part of the strip's.
+    band = figure.gap_band.get_transform().transform(figure.gap_band.get_xy())
+    assert polygon_area(band) > 300
+    strip = figure.gap_band.axes.bbox
+    assert np.ptp(band[:, 1]) > 0.25 * strip.height
+    # Its region: height gap / scale where the CLT curve is above the exact one, none elsewhere.
+    xy = figure.gap_band.get_xy()
+    n = len(alphas)
+    np.testing.assert_array_equal(xy[:n, 0], alphas)
+    np.testing.assert_array_equal(xy[n:, 0], alphas[::-1])
+    height = xy[n:, 1][::-1] - xy[:n, 1]
+    over = gap > 1e-12
+    np.testing.assert_allclose(height[over], gap[over] / scale, rtol=1e-12)
+    assert np.all(height[~over] == 0)
+    # The G_mu drawn at the widest gap is Phi(Phi^-1(1 - alpha) - mu), in mpmath.
+    widest = int(np.argmax(gap))
+    mu = figure.state["mu"]
+    alpha = mpmath.mpf(float(alphas[widest]))
+    clt = float(mpmath.ncdf(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * alpha) - mu))
+    assert figure.state["clt_beta"][widest] == pytest.approx(clt, rel=1e-9)
+    numbers = figure.numbers()
+    assert numbers[r"largest CLT $\beta$ − exact $\beta$"] == pytest.approx(0.0164, abs=5e-5)
+    assert figure.gap_note.get_text() == (
+        f"largest {gap[widest]:.3g} at α = {alphas[widest]:.3g}"
+    )
+    assert [note.get_text() for note in figure.gap_ticks] == ["+0.02", "−0.02"]
+
+
+@pytest.mark.parametrize(
+    "params", [{"epsilon0": 0.01}, {"epsilon0": 0.01, "releases": 100}, {"releases": 1}]
+)
+def test_comp6_gap_strip_is_readable_at_small_gaps(params):
+    """However small the gap, its peak reaches past half the strip's upper half."""
+    figure = make("COMP-6", **params)
+    gap = figure.state["clt_beta"] - figure.state["exact_beta"]
+    assert 0.5 < gap.max() / figure.state["gap_scale"] <= 1.0
+    assert polygon_area(figure.gap_band.get_xy()) > 0
+
+
+def test_comp6_gap_strip_says_when_the_clt_is_never_above():
+    figure = make("COMP-6", mechanism="Laplace", epsilon0=2.0)
+    assert figure.gap_note.get_text() == "CLT never above exact"
+    assert polygon_area(figure.gap_band.get_xy()) == pytest.approx(0, abs=1e-12)
+    assert figure.numbers()[r"largest CLT $\beta$ − exact $\beta$"] == 0.0

@@ -163,8 +163,9 @@ EXERCISES = [
             "a": (
                 "approximation-not-bound",
                 "Set COMP-6 to Laplace noise, k = 2 and ε₀ = 0.5 (the example printed above "
-                "it) and look at its right panel: is the exact δ ever above the CLT's (the "
-                "red part, ratio above 1)?",
+                "it) and look at the strip under its left panel, CLT β − exact β: a lower "
+                "bound never rises above 0, yet the red humps do (by up to 0.016, near "
+                "α = 0.15).",
             ),
             "b": (
                 "tails-not-everywhere",

@@ -372,6 +372,30 @@ def band_between(x, lower, upper, where):
     return np.column_stack((np.concatenate((x, x[::-1])), np.concatenate((low, upper[::-1]))))
 
 
+def gap_scale(gap):
+    """The value the gap panel's top tick stands for: the smallest of 1, 2, 5 times a
+    power of ten at or above the largest positive gap (the red band then fills more than
+    half the panel's upper half), or above the largest negative one when the CLT curve
+    never lies above the exact curve (a gap of 0 everywhere: 1)."""
+    gap = np.asarray(gap, dtype=float)
+    largest = float(np.max(gap, initial=0.0))
+    if largest <= 1e-12:
+        largest = float(np.max(-gap, initial=0.0))
+    if largest <= 1e-12:
+        return 1.0
+    power = 10.0 ** np.floor(np.log10(largest))
+    return float(next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= largest))
+
+
+def signed_round_value(value):
+    """A tick value such as +0.02 or −5e−5, short enough for the gap strip's labels."""
+    text = f"{abs(value):g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}e{int(exponent)}"
+    return ("+" if value > 0 else "−") + text.replace("-", "−")
+
+
 def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta, above):
     """Where the exact delta first and last exceeds the approximation's, and the largest
     ratio exact delta / approximate delta, refined from the grid the figure draws.
@@ -452,7 +476,10 @@ class TradeOffCurves(_CompositionFigure):
     central limit theorem, and one release. Gaussian noise: k releases are exactly G_mu
     with mu = sqrt(k) / sigma, so the curves coincide. Laplace noise: G_mu is only an
     approximation; red where it lies above the exact curve (it claims the attacker errs
-    more than they do). Right: the same comparison as privacy profiles, the exact delta
+    more than they do). That gap is a few hundredths at most, a few pixels on a unit
+    square, so a strip below draws it magnified: CLT beta minus exact beta, its ticks at
+    plus and minus a round value (``gap_scale``) written beside them, with the largest
+    gap and its alpha. Right: the same comparison as privacy profiles, the exact delta
     divided by the CLT's; above 1 (red) the CLT's delta is too small: not a bound.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
@@ -462,13 +489,17 @@ class TradeOffCurves(_CompositionFigure):
     title = "The hypothesis-test view: trade-off curves and the CLT"
     controls = mechanism_controls("Laplace", alpha=ALPHA_CONTROL)
     defaults = mechanism_defaults("Laplace", epsilon0=0.5, releases=2, alpha=0.05)
-    figsize = (10.0, 3.9)
+    figsize = (10.0, 4.8)
     floor = 1e-10
     ratio_top = 1.6
+    gap_top = 1.15  # the gap strip's y limit, in units of gap_scale
 
     def _create(self):
-        tests, profiles = self.figure.subplots(1, 2, width_ratios=(1, 1.25))
-        self.axes = (tests, profiles)
+        grid = self.figure.add_gridspec(2, 2, width_ratios=(1, 1.3), height_ratios=(3, 1.1))
+        tests = self.figure.add_subplot(grid[0, 0])
+        gaps = self.figure.add_subplot(grid[1, 0], sharex=tests)
+        profiles = self.figure.add_subplot(grid[:, 1])
+        self.axes = (tests, profiles, gaps)
         alphas = np.concatenate((np.geomspace(1e-6, 1e-2, 60), np.linspace(0.01, 1.0, 200)[1:]))
         self.alphas = np.concatenate(([0.0], alphas))
         tests.plot([0, 1], [1, 0], color="0.75", lw=1)
@@ -477,6 +508,22 @@ class TradeOffCurves(_CompositionFigure):
         (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)
         (self.clt_curve,) = tests.plot([], [], color=CLT_COLOR, lw=1.5, ls="--")
         (self.alpha_marks,) = tests.plot([], [], "o", color="black", ms=5, ls="none")
+        # The gap strip: CLT beta - exact beta in units of gap_scale, ticks at -1, 0, 1.
+        gaps.axhline(0.0, color="0.4", lw=1)
+        self.gap_band = gaps.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.5, lw=0))
+        (self.gap_line,) = gaps.plot([], [], color=CLT_COLOR, lw=1.2)
+        self.gap_ticks = [
+            Note(
+                gaps,
+                -0.02,
+                (value + self.gap_top) / (2 * self.gap_top),
+                ha="right",
+                va="center",
+                box=False,
+            )
+            for value in (1.0, -1.0)
+        ]
+        self.gap_note = Note(gaps, 1.0, 1.04, ha="right", va="bottom", box=False)
         profiles.axhline(1.0, color="0.4", lw=1)
         self.below = profiles.add_patch(
             Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0)
@@ -489,6 +536,9 @@ class TradeOffCurves(_CompositionFigure):
             self.exact_curve,
             self.clt_curve,
             self.alpha_marks,
+            self.gap_band,
+            self.gap_line,
+            *(artist for note in (*self.gap_ticks, self.gap_note) for artist in note.artists),
             self.below,
             self.ratio_line,
             *self.note.artists,
@@ -496,9 +546,16 @@ class TradeOffCurves(_CompositionFigure):
         self._moving_xaxis(profiles)
         tests.set_xlim(0, 1)
         tests.set_ylim(0, 1)
-        tests.set_aspect("equal")
-        tests.set_xlabel(r"type I error $\alpha$")
+        tests.tick_params(labelbottom=False)
         tests.set_ylabel(r"type II error $\beta(\alpha)$")
+        gaps.set_ylim(-self.gap_top, self.gap_top)
+        # The ±scale labels are moving notes over tick labels as wide as the widest
+        # (kept blank), so that the layout leaves them room.
+        gaps.set_yticks([-1.0, 0.0, 1.0], ["−0.0005", "0", "−0.0005"])
+        for label in gaps.get_yticklabels()[::2]:
+            label.set_alpha(0.0)
+        gaps.set_xlabel(r"type I error $\alpha$")
+        gaps.set_title(r"CLT $\beta$ − exact $\beta$", loc="left", fontsize=9)
         tests.set_title(r"COMP-6 · the attacker's best tests")
         tests.legend(
             handles=[
@@ -534,6 +591,21 @@ class TradeOffCurves(_CompositionFigure):
         self.single_curve.set_data(self.alphas, single_beta)
         over = clt_beta > exact_beta + 1e-12
         self.above.set_xy(band_between(self.alphas, exact_beta, clt_beta, over))
+        gap = clt_beta - exact_beta
+        scale = gap_scale(gap)
+        # Drawn in units of scale; a deeper negative gap runs off the strip's bottom.
+        shown = np.clip(gap / scale, -1.5 * self.gap_top, 1.5 * self.gap_top)
+        self.gap_line.set_data(self.alphas, shown)
+        self.gap_band.set_xy(band_between(self.alphas, np.zeros_like(shown), shown, over))
+        for note, sign in zip(self.gap_ticks, (1, -1), strict=True):
+            note.set_text(signed_round_value(sign * scale))
+        widest = int(np.argmax(gap))
+        largest_gap = max(float(gap[widest]), 0.0)
+        self.gap_note.set_text(
+            f"largest {largest_gap:.3g} at α = {self.alphas[widest]:.3g}"
+            if over.any()
+            else "CLT never above exact"
+        )
         beta_exact = float(composition.tradeoff(composed, alpha))
         beta_clt = float(composition.gaussian_tradeoff(mu, alpha))
         self.alpha_marks.set_data([alpha, alpha], [beta_exact, beta_clt])
@@ -573,6 +645,9 @@ class TradeOffCurves(_CompositionFigure):
             clt_delta=clt_delta,
             exact_beta=exact_beta,
             clt_beta=clt_beta,
+            gap_scale=scale,
+            largest_gap=largest_gap,
+            largest_gap_alpha=float(self.alphas[widest]) if over.any() else float("nan"),
         )
 
     def numbers(self):
@@ -582,6 +657,7 @@ class TradeOffCurves(_CompositionFigure):
             r"$\mu$ of the CLT's $G_\mu$": s["mu"],
             r"$\beta(\alpha)$ exact": s["beta_exact"],
             r"$\beta(\alpha)$ CLT": s["beta_clt"],
+            r"largest CLT $\beta$ − exact $\beta$": s["largest_gap"],
             r"CLT $\delta$ too small from $\varepsilon$": s["first_below"] if found else "never",
             r"… up to $\varepsilon$": s["last_below"] if found else "never",
             r"largest exact $\delta$ / CLT $\delta$": s["ratio"],
