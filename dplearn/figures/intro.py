@@ -219,7 +219,7 @@ class Reconstruction(_Figure):
 
     Left: averaged over five attacks (seeds 0 to 4) at n = 100, m = 400, at the nine
     noise sizes of CURVE_NOISE_BOUNDS (45 LPs, solved when the figure is first built),
-    with one attack (seed 0) at the slider's E. Right: that attack's 100 bits, right or
+    with the first of them (seed 0) at the slider's E. Right: that attack's 100 bits, right or
     wrong. E moves in steps of 0.5; each step's attack is solved the first time the
     slider stops there (one LP, 10 to 25 ms, kept for the session; the curve's own E
     values are already solved), and the slider updates the figure on release. A value
@@ -253,7 +253,7 @@ class Reconstruction(_Figure):
         left.axvline(root, color="tab:red", ls="--", lw=1.2, label=rf"$E = \sqrt{{n}} = {root:g}$")
         left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label="guessing: ½")
         (self.marker,) = left.plot(
-            [], [], "o", color="tab:orange", ms=9, mec="k", label="one attack (seed 0)"
+            [], [], "o", color="tab:orange", ms=9, mec="k", label="the first of those attacks"
         )
         self.marker_text = left.text(0, 0, "", fontsize=9, ha="left", va="bottom")
         self.moving(self.marker, self.marker_text)
@@ -272,7 +272,7 @@ class Reconstruction(_Figure):
         self.moving(self.image)
         right.set_xticks([])
         right.set_yticks([])
-        right.set_title("seed 0's 100 bits (red: wrong)", fontsize=10)
+        right.set_title("the first attack's 100 bits (red: wrong)", fontsize=10)
 
     def _attack(self, bound):
         # Cached by attacks.reconstruction_trial: a step already visited only draws.
@@ -303,7 +303,7 @@ class Reconstruction(_Figure):
 
         return {
             "noise size $E$ used": self.bound,
-            "bits recovered, seed 0": self.fraction,
+            "bits recovered, first attack": self.fraction,
             r"average at $E = 0.5$": mean_at(0.5),
             rf"average at $E = \sqrt{{n}} = {math.sqrt(n):g}$": mean_at(math.sqrt(n)),
             r"average at $E = 40$": mean_at(40.0),
