@@ -546,6 +546,82 @@ def test_first_lesson_in_jupyterlab(browser, screenshots, capsys, tmp_path):
             page.close()
 
 
+# Where each figure's canvas lies against the part of the notebook panel one can see
+# (its scroller, without its scroll bar), and whether the left sidebar is open.
+FIGURES_IN_PANEL = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel;
+  const area = scroller.getBoundingClientRect();
+  const sidebar = document.querySelector('#jp-left-stack');
+  const figures = Array.from(panel.querySelectorAll('.jupyter-matplotlib'), figure => {
+    const canvas = figure.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    const box = canvas.getBoundingClientRect();
+    return {left: box.left, right: box.right, width: box.width, height: box.height,
+            pixels: [canvas.width, canvas.height]};
+  });
+  return {left: area.left, right: area.left + scroller.clientWidth, ratio: devicePixelRatio,
+          sidebar: sidebar ? sidebar.getBoundingClientRect().width : 0, figures};
+}
+"""
+
+LESSON_01 = NOTEBOOK_DIR / "01-measure-privacy-loss.ipynb"
+
+
+@pytest.mark.skipif(not LESSON_01.is_file(), reason="no lesson 01")
+def test_lesson_01_figures_fit_jupyterlab_with_the_file_browser_open(
+    browser, screenshots, capsys, tmp_path
+):
+    """At 1280 px with the file browser open, the notebook's column is narrower than the
+    widest figures: each canvas must end inside the panel one can see, drawn whole (its
+    height in proportion to its width) and at most scaled down, not cut."""
+    lab_root = tmp_path / "lab"
+    shutil.copytree(
+        NOTEBOOK_DIR, lab_root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
+    with jupyterlab_server(tmp_path, lab_root) as server:
+        page = browser.new_page()
+        try:
+            page.set_viewport_size(VIEWPORT)
+            page.goto(
+                f"http://127.0.0.1:{server.port}/lab/tree/notebooks/{LESSON_01.name}",
+                timeout=90_000,
+            )
+            page.wait_for_function("() => window.jupyterapp", timeout=90_000)
+            page.evaluate(
+                "async () => { await window.jupyterapp.restored;"
+                " await window.jupyterapp.commands.execute('filebrowser:activate'); }"
+            )
+            page.evaluate(RUN_ALL_IN_LAB)
+            wait_for_figures(page)
+            page.wait_for_timeout(500)  # the last canvas takes its size
+            state = page.evaluate(FIGURES_IN_PANEL)
+            page.locator("[data-test-figure='0']").scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshots / "lab-file-browser-01-figure1.png"))
+        finally:
+            page.close()
+    assert state["sidebar"] > 150, f"the file browser is not open: {state['sidebar']} px"
+    assert state["figures"], "no figure on the page"
+    scales = []
+    for number, figure in enumerate(state["figures"], start=1):
+        where = f"figure {number} ({figure['left']:.0f}-{figure['right']:.0f} px)"
+        assert figure["left"] >= state["left"] - 1, f"{where} starts left of the panel"
+        assert figure["right"] <= state["right"] + 1, (
+            f"{where} runs past the panel's visible right edge at {state['right']:.0f} px"
+        )
+        width, height = figure["pixels"]
+        assert figure["height"] == pytest.approx(figure["width"] * height / width, abs=2), (
+            f"{where} is not drawn whole: {figure['width']:.0f} x {figure['height']:.0f} px"
+        )
+        scales.append(figure["width"] * state["ratio"] / width)
+    with capsys.disabled():
+        print(
+            f"\nlab, file browser open ({state['sidebar']:.0f} px): lesson 01's "
+            f"{len(scales)} figures end by {state['right']:.0f} px, drawn at "
+            f"{min(scales):.0%} to {max(scales):.0%} of their size"
+        )
+
+
 # --- Navigation: every previous / contents / next link, in Voilà and in JupyterLab ------
 
 # The links of every navigation bar on the page ("← previous · Contents · next →"), bar by

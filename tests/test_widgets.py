@@ -193,7 +193,8 @@ class ManyNumbers(GaussianDensities):
 
 def test_many_controls_go_in_two_columns_and_a_long_readout_in_columns_too():
     view = explore(ManyNumbers())
-    top, figure = view.children
+    top, figure, style = view.children
+    assert style is view.fit_style
     controls_box, readout = top.children
     assert isinstance(controls_box, widgets.GridBox)
     assert controls_box.layout.grid_template_columns == "repeat(2, max-content)"
@@ -208,12 +209,16 @@ def test_many_controls_go_in_two_columns_and_a_long_readout_in_columns_too():
 
 def test_a_narrow_figure_gets_its_readout_beside_it():
     view = explore(GaussianDensities())
-    controls_box, row = view.children
+    controls_box, row, style = view.children
     assert (
         isinstance(controls_box, widgets.VBox) and "dplearn-controls" in controls_box._dom_classes
     )
     assert row.children == (view.view, view.readout)
     assert "dplearn-exploration" in view._dom_classes
+    # A figure wider than the notebook's column scales down to it (JupyterLab with its
+    # file browser open), through a style sheet that only the box's own figure matches.
+    assert style is view.fit_style and style.layout.display == "none"
+    assert "max-width:100% !important" in style.value and ".dplearn-exploration" in style.value
 
 
 def test_readout_names_are_typeset_once_and_only_numbers_change():

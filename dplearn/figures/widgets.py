@@ -35,6 +35,28 @@ READOUT_ROW_HEIGHT = 21
 #: Controls beyond this many go in two columns.
 ONE_COLUMN_CONTROLS = 3
 
+#: A figure wider than the notebook's column (JupyterLab at 1280 px with its file
+#: browser open leaves about 840 px; the widest figures are 1000 px) scales down to the
+#: column's width instead of running under the panel's right edge. ipympl sizes its
+#: canvases in pixels with inline styles, so the rules need !important; the figures take
+#: no mouse input, so a scaled canvas loses nothing. Where the figure fits (Voilà at
+#: 1280 px) nothing changes.
+FIT_STYLE = (
+    "<style>"
+    ".dplearn-exploration .jupyter-matplotlib,"
+    ".dplearn-exploration .jupyter-matplotlib-figure,"
+    ".dplearn-exploration .jupyter-matplotlib-canvas-container"
+    "{max-width:100%;min-width:0}"
+    ".dplearn-exploration .jupyter-matplotlib-canvas-div,"
+    ".dplearn-exploration .jupyter-matplotlib-canvas-div canvas"
+    "{max-width:100% !important;height:auto !important}"
+    # Both canvases are absolutely placed: the image's keeps its place in the flow, so
+    # that the box takes the scaled height (the other, on top, follows it).
+    ".dplearn-exploration .jupyter-matplotlib-canvas-div canvas:first-child"
+    "{position:relative !important}"
+    "</style>"
+)
+
 _ROW_STYLE = (
     f"height:{READOUT_ROW_HEIGHT}px;line-height:{READOUT_ROW_HEIGHT}px;"
     "white-space:nowrap;overflow:hidden"
@@ -178,7 +200,12 @@ class Exploration(widgets.VBox):
             children = [controls_box, widgets.HBox([view, readout], layout=widgets.Layout(**row))]
         else:
             children = [widgets.HBox([controls_box, readout], layout=widgets.Layout(**row)), view]
-        super().__init__(children)
+        if _is_live_canvas(view):
+            # The canvas never grows past the box (see FIT_STYLE).
+            view.layout.max_width = "100%"
+        # Last, so that the controls and the figure stay children 0 and 1.
+        self.fit_style = widgets.HTML(FIT_STYLE, layout=widgets.Layout(display="none"))
+        super().__init__([*children, self.fit_style])
         self.add_class("dplearn-exploration")
         # How each control shows when it applies (buttons lay out as a flex row).
         self._displays = {name: control.layout.display for name, control in sliders.items()}
