@@ -159,3 +159,25 @@ def test_unreadable_text_and_non_functions_say_so():
     result = function.check(1.5)
     assert result.verdict == "not a function"
     assert function.check_recorded(result.recorded).verdict == "not a function"
+
+
+def test_a_decimal_comma_from_code_gets_the_same_hint_as_in_the_box():
+    number = ONE_OF_EACH_KIND["number"]
+    typed = number.check("1000,185")
+    from_code = number.check((1000, 185))  # what `answer = 1000,185` makes
+    assert "write '1000,185' with a decimal point: 1000.185" in typed.message
+    assert "write '1000,185' with a decimal point: 1000.185" in from_code.message
+    assert from_code.status == exercises.UNREADABLE and not from_code.attempted
+    assert "two numbers" in from_code.message
+    # The grader re-reads it as written, to the same hint.
+    again = number.check_recorded(from_code.recorded)
+    assert "with a decimal point: 1000.185" in again.message
+    assert again.verdict == from_code.verdict == "could not read"
+
+
+@pytest.mark.parametrize("pair", [(3.5, 2.0), (3, -5), (True, 5), (1, 2, 3), [1000, 185]])
+def test_two_numbers_that_are_no_decimal_comma_get_the_count(pair):
+    result = ONE_OF_EACH_KIND["number"].check(pair)
+    assert result.status == exercises.UNREADABLE
+    assert result.message.startswith("Expected one number, got"), result.message
+    assert "decimal point" not in result.message

@@ -26,7 +26,14 @@ import re
 import numpy as np
 from scipy import special
 
-__all__ = ["NotReadable", "FUNCTIONS", "CONSTANTS", "read_number", "read_function"]
+__all__ = [
+    "NotReadable",
+    "FUNCTIONS",
+    "CONSTANTS",
+    "decimal_comma_hint",
+    "read_number",
+    "read_function",
+]
 
 MAX_LENGTH = 400
 
@@ -73,12 +80,21 @@ def _normalise(text):
     if len(text) > MAX_LENGTH:
         raise NotReadable(f"the answer is longer than {MAX_LENGTH} characters")
     if re.fullmatch(r"[+-]?\d+,\d+", text):
-        raise NotReadable(f"write {text!r} with a decimal point: {text.replace(',', '.')}")
+        raise NotReadable(decimal_comma_hint(text))
     for symbol, replacement in _REPLACEMENTS.items():
         text = text.replace(symbol, replacement)
     if text.endswith("%"):  # "1.3 %" is a share: divide by 100
         text = f"({text[:-1]}) / 100"
     return text
+
+
+def decimal_comma_hint(written):
+    """What to say about a number written with a decimal comma, such as "1000,1845".
+
+    One wording for the answer box and for an answer cell, where Python reads
+    ``1000,185`` as a pair of whole numbers.
+    """
+    return f"write {written!r} with a decimal point: {written.replace(',', '.')}"
 
 
 def _compile(node, parameters):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
 import warnings
 from collections.abc import Callable
@@ -23,7 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dplearn.exercises._expressions import NotReadable, read_function, read_number
+from dplearn._environment import in_app_mode
+from dplearn.exercises._expressions import (
+    NotReadable,
+    decimal_comma_hint,
+    read_function,
+    read_number,
+)
 
 __all__ = [
     "Exercise",
@@ -132,19 +137,6 @@ class Result:
         return f"**{self.exercise_id} · {self._mark()}** {self.message}"
 
 
-def in_app_mode():
-    """True in a kernel that Voilà started (a lesson shown as an app, without code).
-
-    Voilà sets ``VOILA_PREHEAT`` in the environment of every kernel it starts ("True"
-    for a preheated one, "False" otherwise, standalone or as a Jupyter server
-    extension), and ``SERVER_SOFTWARE`` to ``voila/<version>`` with the request; a
-    JupyterLab kernel has neither.
-    """
-    return "VOILA_PREHEAT" in os.environ or os.environ.get("SERVER_SOFTWARE", "").startswith(
-        "voila/"
-    )
-
-
 # ------------------------------------------------------------------------- tolerances
 
 
@@ -239,6 +231,27 @@ def mistake(id, message, compute=None, source=None):
 
 
 # -------------------------------------------------------------------------- exercises
+
+
+def _integer(value):
+    return isinstance(value, numbers.Integral | np.integer) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _decimal_comma(answer):
+    """"1000,185" when the answer is Python's reading of ``1000,185``, else None.
+
+    ``answer = 1000,185`` in a cell makes the pair (1000, 185): two whole numbers, the
+    second non-negative (its digits were the decimals). A pair with a float in it, such
+    as (3.5, 2.0), is two numbers meant as two.
+    """
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return None
+    whole, decimals = answer
+    if not (_integer(whole) and _integer(decimals)) or decimals < 0:
+        return None
+    return f"{int(whole)},{int(decimals)}"
 
 
 def _as_number(answer):
@@ -384,6 +397,12 @@ class NumberExercise(Exercise):
         return 'a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'
 
     def check(self, answer):
+        written = _decimal_comma(answer)
+        if written is not None:
+            # Recorded as the text it was, so the grader re-reads it to the same hint.
+            hint = decimal_comma_hint(written)
+            message = f"Python reads {written} as two numbers: {hint}."
+            return self._unreadable(message[0].upper() + message[1:], written)
         value, problem = _as_number(answer)
         if problem is not None:
             message = problem[0].upper() + problem[1:] + "."
