@@ -657,6 +657,28 @@ def test_whole_number_feedback_reads_plainly():
     assert exercise.check("13.0").correct and not exercise.check("12.99").correct
 
 
+def test_whole_numbers_are_a_tolerance_of_the_checker_with_one_wording():
+    whole = exercises.whole_number()
+    assert whole == exercises.exact() == exercises.Tolerance(whole=True)
+    assert whole.describe() == "the exact whole number"
+    # A whole-number target exactly; a slip that is not a whole number to ±0.05.
+    assert whole.accepts(13, 13.0) and not whole.accepts(13.01, 13)
+    assert not whole.accepts(12, 13) and not whole.accepts(14, 13)
+    assert whole.accepts(12.94, 12.9365) and whole.accepts(12.9, 12.9365)
+    assert not whole.accepts(12.8, 12.9365) and not whole.accepts(13, 12.9365)
+    assert not whole.accepts(math.nan, 13) and whole.accepts(math.inf, math.inf)
+    # Every bank with a whole-number answer takes it from the checker, in its wording.
+    banks = [item for item in ALL.values() if item.kind == "number" and item.tolerance.whole]
+    assert {item.lesson for item in banks} >= {3, 4}
+    for item in banks:
+        assert type(item.tolerance) is exercises.Tolerance, item.id
+        right = item.check(str(int(item.reference())))
+        assert right.message == "Right, the exact whole number.", (item.id, right.message)
+        assert item.answer_help() == "a whole number"
+    with pytest.raises(ImportError):
+        importlib.import_module("dplearn.exercises._whole")
+
+
 # ------------------------------------------- what the app (Voilà) shows: no code
 
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)

@@ -49,6 +49,7 @@ from dplearn.exercises.kinds import (
     mistake,
     number,
     relative,
+    whole_number,
 )
 from dplearn.exercises.registry import (
     RECORD_VARIABLE,
@@ -73,6 +74,7 @@ __all__ = [
     "relative",
     "absolute",
     "exact",
+    "whole_number",
     "number",
     "choice",
     "function",

@@ -41,6 +41,7 @@ __all__ = [
     "relative",
     "absolute",
     "exact",
+    "whole_number",
     "number",
     "choice",
     "function",
@@ -140,12 +141,21 @@ class Result:
 # ------------------------------------------------------------------------- tolerances
 
 
+#: How close to an anticipated slip that is not a whole number an answer must be to get
+#: its hint, when the answer is a whole number: two decimals, never a whole number away.
+SLIP_WIDTH = 0.05
+
+
 @dataclass(frozen=True)
 class Tolerance:
-    """How close a number must be to count as equal: relative, absolute, or exact.
+    """How close a number must be to count as equal: relative, absolute, or a whole number.
 
     A value v matches a target t when |v - t| <= max(relative * |t|, absolute); two
-    infinities of the same sign match.
+    infinities of the same sign match. With ``whole``, the answer is a whole number: a
+    whole-number target (the reference, or a slip such as "one more") is matched
+    exactly, and a slip that is not a whole number (the real root 12.94 of an inequality
+    whose answer, 13, is its rounding up) within ±SLIP_WIDTH, so that its hint does not
+    need all its digits typed.
     """
 
     relative: float = 0.0
@@ -160,13 +170,15 @@ class Tolerance:
         if math.isinf(value) or math.isinf(target):
             return value == target
         if self.whole:
-            return value == target
+            if target == math.floor(target):
+                return value == target
+            return abs(value - target) <= SLIP_WIDTH
         return abs(value - target) <= max(self.relative * abs(target), self.absolute)
 
     def describe(self):
-        """The tolerance in words, as the feedback states it."""
+        """The tolerance in words, as the feedback states it ("Right, <this>.")."""
         if self.whole:
-            return "exactly (a whole number)"
+            return "the exact whole number"
         parts = []
         if self.relative >= 1e-3:
             parts.append(f"{self.relative * 100:g} % of the expected value")
@@ -187,9 +199,14 @@ def absolute(amount):
     return Tolerance(absolute=amount)
 
 
-def exact():
-    """A whole number, exactly."""
+def whole_number():
+    """The tolerance of an answer that is a whole number: exactly that number (see
+    ``Tolerance``)."""
     return Tolerance(whole=True)
+
+
+#: The same tolerance under its older, shorter name.
+exact = whole_number
 
 
 # --------------------------------------------------------------------------- mistakes
@@ -240,7 +257,7 @@ def _integer(value):
 
 
 def _decimal_comma(answer):
-    """"1000,185" when the answer is Python's reading of ``1000,185``, else None.
+    """The text "1000,185" when the answer is Python's reading of ``1000,185``, else None.
 
     ``answer = 1000,185`` in a cell makes the pair (1000, 185): two whole numbers, the
     second non-negative (its digits were the decimals). A pair with a float in it, such
@@ -376,7 +393,7 @@ class NumberExercise(Exercise):
 
     Attributes:
       compute: function of no argument returning the reference, computed with the package.
-      tolerance: a ``Tolerance`` (``relative(0.005)``, ``absolute(0.001)``, ``exact()``).
+      tolerance: a ``Tolerance`` (``relative(0.005)``, ``absolute(0.001)``, ``whole_number()``).
     """
 
     compute: Callable = None

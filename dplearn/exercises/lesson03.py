@@ -9,8 +9,7 @@ Taught in: 03-spot-distinguishing-events.ipynb
 import numpy as np
 
 from dplearn import privacy_loss
-from dplearn.exercises import choice, function, mistake, number, relative
-from dplearn.exercises._whole import whole_number
+from dplearn.exercises import choice, function, mistake, number, relative, whole_number
 
 _SCALE = 1 / np.log(3.0)
 _EPSILON = np.log(3.0)

@@ -9,8 +9,7 @@ Taught in: 04-compute-sensitivity.ipynb
 import functools
 
 from dplearn import sensitivity
-from dplearn.exercises import absolute, choice, mistake, number
-from dplearn.exercises._whole import whole_number
+from dplearn.exercises import absolute, choice, mistake, number, whole_number
 
 _CLIP = 60
 
