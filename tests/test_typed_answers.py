@@ -60,6 +60,8 @@ PIECES = [
     "×",
     "·",
     "÷",
+    "Φ",
+    "⁻¹",
     "lambda x, y:",
     "epsilon",
     "sigma",
@@ -181,3 +183,65 @@ def test_two_numbers_that_are_no_decimal_comma_get_the_count(pair):
     assert result.status == exercises.UNREADABLE
     assert result.message.startswith("Expected one number, got"), result.message
     assert "decimal point" not in result.message
+
+
+# ------------------------------------------------------- the inverse of Phi (quantiles)
+
+PROBABILITIES = [1e-300, 1e-30, 1e-10, 1e-5, 0.001, 0.025, 0.05, 0.3, 0.5, 0.7, 0.95, 0.975]
+PROBABILITIES += [0.999, 1 - 1e-10]
+
+
+def _mpmath_quantile(probability):
+    """Phi^-1(p) as mpmath's root of ln Phi(x) = ln p, at 60 digits.
+
+    The logarithm keeps the far tail (p = 1e-300) well scaled; above 1/2 the root is
+    found in the upper tail, ln Phi(-x) = ln(1 - p), with 1 - p exact in mpmath.
+    """
+    import mpmath
+
+    with mpmath.workdps(60):
+        upper = probability > 0.5
+        tail = 1 - mpmath.mpf(probability) if upper else mpmath.mpf(probability)
+        target = mpmath.log(tail)
+        # A start from the tail's asymptote, -sqrt(-2 ln p), or 0 near the middle.
+        start = -mpmath.sqrt(-2 * target) if tail < 0.1 else mpmath.mpf(0)
+        root = mpmath.findroot(lambda x: mpmath.log(mpmath.ncdf(x)) - target, start)
+        return float(-root if upper else root)
+
+
+@pytest.mark.parametrize("probability", PROBABILITIES)
+def test_phi_inverse_matches_mpmath(probability):
+    expected = _mpmath_quantile(probability)
+    for name in ("Phi_inv", "invPhi"):
+        value = read_number(f"{name}({probability!r})")
+        assert math.isclose(value, expected, rel_tol=1e-13, abs_tol=1e-16), (name, value)
+
+
+@pytest.mark.parametrize("probability", PROBABILITIES[1:-1])
+def test_phi_of_phi_inverse_is_the_probability(probability):
+    value = read_number(f"Phi(Phi_inv({probability!r}))")
+    assert math.isclose(value, probability, rel_tol=1e-13), value
+
+
+def test_phi_inverse_reads_as_written_on_paper():
+    quantile = read_number("Phi_inv(0.975)")
+    assert math.isclose(quantile, 1.959963984540054, rel_tol=1e-15)
+    for text in ("Φ⁻¹(0.975)", "Phi^-1(0.975)", "Phi^(-1)(0.975)", "Phi ^ -1 (0.975)"):
+        assert read_number(text) == quantile, text
+    assert read_number("Φ(1.96)") == read_number("Phi(1.96)")
+    assert read_number("2⁻¹") == 0.5
+    assert read_number("Phi_inv(0)") == -math.inf and read_number("Phi_inv(1)") == math.inf
+    f = read_function("Phi_inv(1 - epsilon) - 1/sigma", ("epsilon", "sigma"))
+    assert math.isclose(f(0.05, 1.0), 1.6448536269514722 - 1, rel_tol=1e-14)
+
+
+@pytest.mark.parametrize("text", ["Phi_inv(2)", "Phi_inv(-0.1)", "Φ⁻¹(1.5)", "1 + invPhi(7)"])
+def test_phi_inverse_outside_zero_one_could_not_be_read(text):
+    with pytest.raises(NotReadable, match="takes a probability between 0 and 1"):
+        read_number(text)
+    result = ONE_OF_EACH_KIND["number"].check(text)
+    assert result.verdict == "could not read" and "between 0 and 1" in result.message
+    # In a function, a point outside the domain is a wrong value there, not an exception.
+    f = read_function("Phi_inv(epsilon)", ("epsilon", "sigma"))
+    assert math.isnan(f(2.0, 1.0)) and f(0.5, 1.0) == 0.0
+    assert ONE_OF_EACH_KIND["function"].check("Phi_inv(100 + epsilon)").status == exercises.NOT_YET

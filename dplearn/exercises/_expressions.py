@@ -9,7 +9,10 @@ accepted; everything else
 that says what was not understood. Nothing is passed to ``eval``.
 
 Functions: exp, ln (= log), log10, log2, log1p, expm1, sqrt, abs, floor, ceil, min, max,
-Phi (the standard normal CDF), erf, erfc. Constants: pi, e, inf.
+Phi (the standard normal CDF; also written Φ), Phi_inv (its inverse, the quantile
+Φ⁻¹; also written invPhi, Φ⁻¹(p) or Phi^-1(p)), erf, erfc. Constants: pi, e, inf.
+A number typed with Phi_inv of something outside [0, 1] is refused, saying so; in a
+function, such a point gives NaN, as ln of a negative number does.
 
 Whatever the text (up to MAX_LENGTH characters), the reader returns a number or raises
 ``NotReadable``: a number too large for a float, brackets nested too deep for Python's
@@ -30,6 +33,7 @@ __all__ = [
     "NotReadable",
     "FUNCTIONS",
     "CONSTANTS",
+    "DOMAINS",
     "decimal_comma_hint",
     "read_number",
     "read_function",
@@ -52,10 +56,17 @@ FUNCTIONS = {
     "min": (np.minimum, 2),
     "max": (np.maximum, 2),
     "Phi": (special.ndtr, 1),
+    "Phi_inv": (special.ndtri, 1),
+    "invPhi": (special.ndtri, 1),
     "erf": (special.erf, 1),
     "erfc": (special.erfc, 1),
 }
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}
+#: Functions defined on part of the line only: (low, high, what their argument is).
+DOMAINS = {
+    "Phi_inv": (0.0, 1.0, "a probability between 0 and 1"),
+    "invPhi": (0.0, 1.0, "a probability between 0 and 1"),
+}
 
 _OPERATORS = {
     ast.Add: np.add,
@@ -64,11 +75,27 @@ _OPERATORS = {
     ast.Div: np.divide,
     ast.Pow: np.power,
 }
-_REPLACEMENTS = {"−": "-", "–": "-", "×": "*", "·": "*", "^": "**", "÷": "/"}
+_REPLACEMENTS = {
+    "−": "-",
+    "–": "-",
+    "×": "*",
+    "·": "*",
+    "^": "**",
+    "÷": "/",
+    "⁻¹": "**-1",
+    "Φ": "Phi",
+}
+# Φ⁻¹(p) and Phi^-1(p), once the replacements above have made them Phi**-1(p): the
+# quantile function, not the power -1 of Phi.
+_INVERSE_PHI = re.compile(r"\bPhi\s*\*\*\s*(?:-\s*1|\(\s*-\s*1\s*\))\s*\(")
 
 
 class NotReadable(ValueError):
     """The text is not a number or formula this reader understands; the message says why."""
+
+
+class _OutsideDomain(NotReadable):
+    """A function met an argument outside its domain (Phi_inv of 2)."""
 
 
 def _normalise(text):
@@ -83,6 +110,7 @@ def _normalise(text):
         raise NotReadable(decimal_comma_hint(text))
     for symbol, replacement in _REPLACEMENTS.items():
         text = text.replace(symbol, replacement)
+    text = _INVERSE_PHI.sub("Phi_inv(", text)
     if text.endswith("%"):  # "1.3 %" is a share: divide by 100
         text = f"({text[:-1]}) / 100"
     return text
@@ -136,8 +164,23 @@ def _compile(node, parameters):
         if node.keywords or len(node.args) != arity:
             raise NotReadable(f"{name} takes {arity} argument{'s' if arity > 1 else ''}")
         arguments = [_compile(argument, parameters) for argument in node.args]
+        if name in DOMAINS:
+            return _within_domain(name, function, arguments[0])
         return lambda values: function(*(argument(values) for argument in arguments))
     raise NotReadable(f"{ast.unparse(node)!r} is not arithmetic this box understands")
+
+
+def _within_domain(name, function, argument):
+    """The call of a one-argument function that refuses arguments outside its domain."""
+    low, high, meaning = DOMAINS[name]
+
+    def call(values):
+        value = argument(values)
+        if value < low or value > high:  # NaN passes, and gives NaN
+            raise _OutsideDomain(f"{name} takes {meaning}, got {float(value):.6g}")
+        return function(value)
+
+    return call
 
 
 def _parse(text):
@@ -214,7 +257,11 @@ def read_function(text, parameters):
     compiled = _compile(node, names)
 
     def function(*values):
-        return _evaluate(compiled, values)
+        try:
+            return _evaluate(compiled, values)
+        except _OutsideDomain:
+            # A formula undefined at one point is a wrong answer there, not unreadable.
+            return math.nan
 
     function.__doc__ = f"The formula {text.strip()!r} of {', '.join(parameters)}."
     return function

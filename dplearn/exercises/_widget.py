@@ -62,13 +62,13 @@ def _help(exercise):
     if exercise.kind == "function":
         names = ", ".join(exercise.parameters)
         return (
-            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, Phi, ^ for powers) and "
-            "press <b>Check</b>; in JupyterLab you can also pass a Python function to "
-            "<code>check(...)</code> in the cell below."
+            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, Phi, its inverse "
+            "Phi_inv, ^ for powers) and press <b>Check</b>; in JupyterLab you can also pass "
+            "a Python function to <code>check(...)</code> in the cell below."
         )
     return (
-        f"Type {html.escape(exercise.answer_help())} (exp, ln, sqrt, Phi, ^ for powers), "
-        "then press <b>Check</b> or Enter."
+        f"Type {html.escape(exercise.answer_help())} (exp, ln, sqrt, Phi, its inverse "
+        "Phi_inv, ^ for powers), then press <b>Check</b> or Enter."
     )
 
 
