@@ -723,9 +723,75 @@ def _box_syntax(span, exercise):
 def test_no_code_in_what_the_app_shows(exercise_id):
     """In Voilà nobody can run code: hints and solutions speak in words and formulas."""
     exercise = ALL[exercise_id]
-    for text in _shown_texts(exercise):
+    in_the_app = exercise.shown_solution(app_mode=True)
+    assert not exercise.from_code or exercise.from_code not in in_the_app
+    for text in _shown_texts(exercise) + [in_the_app]:
         for span in _CODE_SPAN.findall(text):
             assert _box_syntax(span, exercise), f"{exercise_id} shows code: `{span}`"
         words = _CODE_SPAN.sub(" ", _MATH.sub(" ", text))
         found = _CODE_WORD.findall(words)
         assert not found, f"{exercise_id} shows code words {found} in: {text[:120]!r}"
+
+
+# ------------------------------------------ the "from code" line: JupyterLab only
+
+FROM_CODE = [exercise_id for exercise_id in IDS if ALL[exercise_id].from_code]
+_APP_VARIABLES = ("VOILA_PREHEAT", "SERVER_SOFTWARE")
+
+
+def _box_solution(exercise_id):
+    """The markdown the answer box shows under Show solution, after an attempt."""
+    box = ALL[exercise_id].widget()
+    exercises.check(exercise_id, ALL[exercise_id].reference())
+    box.solution_button.click()
+    return box.solution_area.outputs[0]["data"]["text/markdown"]
+
+
+def test_some_solutions_have_a_from_code_line():
+    assert len(FROM_CODE) >= 3 and {ALL[item].lesson for item in FROM_CODE} >= {2, 5, 8}
+    for exercise_id in FROM_CODE:
+        assert _CODE_SPAN.search(ALL[exercise_id].from_code), exercise_id
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_the_app_shows_no_from_code_line_and_jupyterlab_does(exercise_id, monkeypatch):
+    exercise = ALL[exercise_id]
+    monkeypatch.setenv("VOILA_PREHEAT", "False")
+    for shown in (_box_solution(exercise_id), str(exercises.solution(exercise_id))):
+        assert exercise.solution in shown and "From code" not in shown
+        words = _CODE_SPAN.sub(" ", _MATH.sub(" ", shown))
+        assert not _CODE_WORD.findall(words), (exercise_id, _CODE_WORD.findall(words))
+        for span in _CODE_SPAN.findall(shown):
+            assert _box_syntax(span, exercise), f"{exercise_id} shows code in the app: `{span}`"
+    for name in _APP_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for shown in (_box_solution(exercise_id), str(exercises.solution(exercise_id))):
+        assert exercise.solution in shown
+        if exercise.from_code:
+            assert shown.endswith(f"*From code:* {exercise.from_code}"), shown[-200:]
+        else:
+            assert "From code" not in shown
+
+
+@pytest.mark.parametrize("exercise_id", [item for item in FROM_CODE if ALL[item].kind == "number"])
+def test_a_from_code_line_computes_the_reference(exercise_id):
+    """Its code spans, run in order (assignments, then the first expression), give the
+    reference: the line a JupyterLab learner copies is right."""
+    from dplearn import calibration, composition, optimality, privacy_loss
+
+    namespace = {
+        "np": np,
+        "calibration": calibration,
+        "composition": composition,
+        "optimality": optimality,
+        "privacy_loss": privacy_loss,
+    }
+    for span in _CODE_SPAN.findall(ALL[exercise_id].from_code):
+        try:
+            value = eval(span, namespace)  # noqa: S307 - the bank's own text, not an answer
+        except SyntaxError:
+            exec(span, namespace)  # noqa: S102 - an assignment the next span uses
+            continue
+        assert math.isclose(float(value), ALL[exercise_id].reference(), rel_tol=1e-12)
+        return
+    raise AssertionError(f"{exercise_id}: no code span computes a value")

@@ -151,14 +151,15 @@ class ExerciseBox(widgets.VBox):
         return result
 
     def show_solution(self):
-        """Shows the worked solution, once an answer was checked."""
+        """Shows the worked solution, once an answer was checked (with its "from code"
+        line in JupyterLab, not in the app)."""
         if not exercises.attempted(self.exercise.id):
             return
         from IPython.display import Markdown
 
         self.solution_area.clear_output()
         self.solution_area.append_display_data(
-            Markdown(f"**Worked solution.** {self.exercise.solution}")
+            Markdown(f"**Worked solution.** {self.exercise.shown_solution()}")
         )
 
     def _repr_mimebundle_(self, **kwargs):

@@ -310,6 +310,9 @@ class Exercise:
       solution: the worked solution in markdown: a short derivation.
       mistakes: the anticipated mistakes, each with its own hint.
       advice: said when a wrong answer matches no anticipated mistake.
+      from_code: optional, one line in markdown after the solution for a learner who can
+        run code ("`privacy_loss.gaussian(sigma).delta(epsilon)` computes it"). Shown in
+        JupyterLab only: in the app (Voilà) solutions speak in words and formulas.
     """
 
     id: str
@@ -318,6 +321,7 @@ class Exercise:
     solution: str
     mistakes: tuple = ()
     advice: str = ""
+    from_code: str = ""
     kind = "exercise"
     #: The options of a choice (letter -> text); None for the other kinds.
     options = None
@@ -344,6 +348,19 @@ class Exercise:
     def css_class(self):
         """``dplearn-exercise-NN-short-name``, the class of this exercise's answer box."""
         return "dplearn-exercise-" + self.id.replace(".", "-")
+
+    def shown_solution(self, app_mode=None):
+        """The worked solution as the learner reads it (markdown): in JupyterLab followed
+        by the ``from_code`` line, in the app (Voilà) without it.
+
+        Args:
+          app_mode: True for the app, False for JupyterLab; None asks where this kernel runs.
+        """
+        if app_mode is None:
+            app_mode = in_app_mode()
+        if not self.from_code or app_mode:
+            return self.solution
+        return f"{self.solution}\n\n*From code:* {self.from_code}"
 
     def reference(self):
         """An answer that ``check`` accepts."""
@@ -508,7 +525,7 @@ class ChoiceExercise(Exercise):
         raise AssertionError("unreachable: every wrong option has a mistake")
 
 
-def choice(id, title, question, options, answer, hints, solution, praise=""):
+def choice(id, title, question, options, answer, hints, solution, praise="", from_code=""):
     """A choice exercise; ``hints`` maps each wrong letter to (hint id, message)."""
     mistakes = [
         Mistake(hint_id, message, option=letter) for letter, (hint_id, message) in hints.items()
@@ -519,6 +536,7 @@ def choice(id, title, question, options, answer, hints, solution, praise=""):
         question,
         solution,
         mistakes,
+        from_code=from_code,
         options=dict(options),
         answer=answer,
         praise=praise,
@@ -661,7 +679,9 @@ class FunctionExercise(Exercise):
         raise AssertionError("unreachable: some case differs")
 
 
-def number(id, title, question, compute, mistakes, solution, tolerance=None, advice=""):
+def number(
+    id, title, question, compute, mistakes, solution, tolerance=None, advice="", from_code=""
+):
     """A number exercise (see ``NumberExercise``); tolerance defaults to 0.5 %."""
     return NumberExercise(
         id,
@@ -670,6 +690,7 @@ def number(id, title, question, compute, mistakes, solution, tolerance=None, adv
         solution,
         tuple(mistakes),
         advice,
+        from_code,
         compute=compute,
         tolerance=tolerance or relative(0.005),
     )
@@ -687,6 +708,7 @@ def function(
     solution,
     advice="",
     tolerance=None,
+    from_code="",
 ):
     """A function exercise (see ``FunctionExercise``)."""
     return FunctionExercise(
@@ -696,6 +718,7 @@ def function(
         solution,
         tuple(mistakes),
         advice,
+        from_code,
         parameters=tuple(parameters),
         compute=compute,
         source=source,

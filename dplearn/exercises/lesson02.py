@@ -76,6 +76,10 @@ EXERCISES = [
             "\\frac{\\varepsilon\\sigma}{\\Delta}\\big) = \\Phi(-1.75)$, is about 0.040: six "
             "times larger."
         ),
+        from_code=(
+            "`privacy_loss.gaussian(2.0).delta(1.0)` computes $\\delta_2$ at "
+            "$\\sigma = 2$, $\\varepsilon = 1$; its method `loss_exceeds` gives the width."
+        ),
     ),
     choice(
         "02.delta-order",
@@ -169,6 +173,7 @@ EXERCISES = [
             "width $\\delta_1$ to be $10^{-5}$ instead would cost $\\varepsilon \\approx 2.63$: "
             "a guarantee stated with $\\delta_1$ overstates the loss."
         ),
+        from_code="`privacy_loss.gaussian(np.sqrt(3)).epsilon_for_delta(1e-5)` finds the root.",
     ),
     function(
         "02.width-formula",

@@ -104,6 +104,11 @@ EXERCISES = [
             "the middle) closes the gap exactly. At larger $\\varepsilon$ (try 1) the remap "
             "is the identity and the raw gap is 0."
         ),
+        from_code=(
+            "`comparison = optimality.compare(optimality.uniform_prior(4), "
+            "optimality.loss_matrix(4, 'absolute'), 0.5)` solves the linear program; then "
+            "`comparison.geometric.expected_loss - comparison.optimal.expected_loss`."
+        ),
     ),
     choice(
         "05.remap-depends",

@@ -84,6 +84,10 @@ EXERCISES = [
             "As typed in the box: `Phi(1/(2*sqrt(2)) - sqrt(2)) - e*Phi(-1/(2*sqrt(2)) - "
             "sqrt(2))`. One release alone would give about $3 \\times 10^{-6}$."
         ),
+        from_code=(
+            "`composition.compose(privacy_loss.gaussian(4.0), 8).delta(1.0)` composes the "
+            "eight releases exactly."
+        ),
     ),
     number(
         "08.mean-loss",

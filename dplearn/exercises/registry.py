@@ -147,11 +147,12 @@ class _Markdown:
 
 
 def solution(exercise_id):
-    """The worked solution, once this kernel has seen an attempt at the exercise."""
+    """The worked solution, once this kernel has seen an attempt at the exercise (with
+    its "from code" line, unless the kernel runs in the app)."""
     exercise = get(exercise_id)
     if not attempted(exercise_id):
         return _Markdown(
             f"*The worked solution of {exercise_id} opens after your first attempt: "
             "check an answer in its box or with `check(...)`, right or wrong, then ask again.*"
         )
-    return _Markdown(exercise.solution)
+    return _Markdown(exercise.shown_solution())
