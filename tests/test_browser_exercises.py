@@ -75,7 +75,9 @@ def wait_for_feedback(box, css_class, exercise_id, what):
     return feedback
 
 
-def drive_box(page, exercise):
+def drive_box(page, exercise, app=True):
+    """Answers one box wrongly, then rightly, and opens its solution: in the app (Voilà)
+    without the from-code line, in JupyterLab with it."""
     box = page.locator(f".dplearn-exercise.{exercise.css_class}")
     box.scroll_into_view_if_needed()
     solution_button = box.locator("button.dplearn-show-solution")
@@ -93,6 +95,11 @@ def drive_box(page, exercise):
     solution = box.locator(".dplearn-solution")
     solution.locator(TYPESET).first.wait_for(state="attached", timeout=30_000)
     assert "Worked solution" in solution.inner_text(), exercise.id
+    shown = solution.inner_text()
+    if app or not exercise.from_code:
+        assert "From code" not in shown, f"{exercise.id}: the app shows the from-code line"
+    else:
+        assert "From code" in shown, f"{exercise.id}: JupyterLab hides the from-code line"
 
 
 @pytest.mark.parametrize("notebook_path", NOTEBOOKS, ids=lambda path: path.name)
@@ -123,7 +130,12 @@ def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # n
 
 @pytest.mark.skipif(not NOTEBOOKS, reason="no lesson has exercises yet")
 def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
-    notebook_path = NOTEBOOKS[0]
+    # The first lesson whose solutions have a from-code line, which JupyterLab shows.
+    notebook_path = next(
+        path
+        for path in NOTEBOOKS
+        if any(item.from_code and item.lesson == notebook.lesson_of(path) for item in ALL.values())
+    )
     chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
     lab_root = tmp_path / "lab"
     # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
@@ -142,7 +154,7 @@ def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
             last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
             last.wait_for(state="attached", timeout=120_000)
             for exercise in chosen:
-                drive_box(page, exercise)
+                drive_box(page, exercise, app=False)
             # The answer cells ran too: each says, quietly, that no answer came from code.
             outputs = page.locator(".jp-OutputArea-output", has_text="No answer yet")
             assert outputs.count() >= 1
