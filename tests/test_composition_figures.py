@@ -203,13 +203,15 @@ def test_comp4_says_where_advanced_first_wins_beyond_the_axis():
     first = int(mpmath.floor(2 * mpmath.log(10**5) / (2 - mpmath.exp(e0)) ** 2)) + 1
     assert first > 1000
     assert figure.numbers()[r"advanced first beats basic at $k$"] == first
-    assert figure.note.get_text() == f"advanced first beats basic at k = {first} (beyond this axis)"
+    assert (
+        figure.note.get_text() == f"advanced first beats basic\nat k = {first} (beyond this axis)"
+    )
     assert not figure.win.get_visible()
     figure.update(epsilon0=0.1)
-    assert figure.note.get_text() == "advanced first beats basic at k = 29"
+    assert figure.note.get_text() == "advanced first beats basic\nat k = 29"
     assert figure.win.get_visible() and figure.win.get_xdata()[0] == 29
     figure.update(epsilon0=0.7)
-    assert figure.note.get_text() == "advanced never beats basic (ε₀ ≥ ln 2)"
+    assert figure.note.get_text() == "advanced never beats basic\n(ε₀ ≥ ln 2)"
     assert figure.numbers()[r"advanced first beats basic at $k$"] == "never"
 
 
@@ -741,7 +743,7 @@ def test_note_box_holds_its_lines_on_the_side_of_its_point(ha, va):
 
 def test_note_hides_when_empty_and_says_what_it_was_given():
     figure = make("COMP-4")
-    assert figure.note.get_text() == "advanced first beats basic at k = 29"
+    assert figure.note.get_text() == "advanced first beats basic\nat k = 29"
     assert len(figure.note.glyphs.get_xdata()) == 1
     figure.note.set_text("")
     assert figure.note.get_text() == ""
@@ -797,9 +799,7 @@ def test_comp6_gap_strip_shows_where_the_clt_curve_lies_above_the_exact_one():
     assert figure.state["clt_beta"][widest] == pytest.approx(clt, rel=1e-9)
     numbers = figure.numbers()
     assert numbers[r"largest CLT $\beta$ − exact $\beta$"] == pytest.approx(0.0164, abs=5e-5)
-    assert figure.gap_note.get_text() == (
-        f"largest {gap[widest]:.3g} at α = {alphas[widest]:.3g}"
-    )
+    assert figure.gap_note.get_text() == (f"largest {gap[widest]:.3g} at α = {alphas[widest]:.3g}")
     assert [note.get_text() for note in figure.gap_ticks] == ["+0.02", "−0.02"]
 
 

@@ -7,7 +7,8 @@ choice), the others at the document's setting, drawn by Agg:
 - no legend lies over plotted data: no line of its axes (curves, markers, moving
   vertical lines such as the slider's epsilon) passes through the legend's box;
 - every text drawn in an axes (labels, notes, readouts in the figure) lies inside the
-  figure;
+  figure, and no line of its axes passes through it (a note's box, or the text's own
+  bounding box): an annotation never hides the data it annotates;
 - every slider shows the value the figure uses: the slider built at the value shows it,
   and what it hands the figure is that value, to the digits its readout shows.
 
@@ -23,11 +24,13 @@ import pytest
 matplotlib.use("Agg")
 
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.markers import MarkerStyle  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
+from dplearn.figures.text import Note  # noqa: E402
 
 LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP")
 EXPLORERS = {
@@ -113,9 +116,29 @@ def _line_meets(line, box):
     return False
 
 
-@pytest.mark.parametrize(
-    ("figure_id", "label", "params"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES]
-)
+#: Settings where a label still sits on its curve, to be moved (strict: a fix must drop
+#: its entry). PLRV-7's δ₁ label follows the end of its bracket and PLRV-8's O labels
+#: their marks, and the e^L curve passes through every place near them at some setting.
+KNOWN_OVERLAPS = {
+    ("PLRV-7", label): "the δ₁ label at the bracket's end lies on the e^L curve"
+    for label in ("epsilon=0.05", "sigma=5.0", "sensitivity=0.25", "sensitivity=4.0")
+} | {
+    ("PLRV-8", label): "the O label left of its mark lies on the e^L curve"
+    for label in ("position1=0.5", "position2=0.5")
+}
+LAYOUT_CASES = [
+    pytest.param(
+        *case,
+        id=f"{case[0]}:{case[1]}",
+        marks=[pytest.mark.xfail(strict=True, reason=KNOWN_OVERLAPS[case[:2]])]
+        if case[:2] in KNOWN_OVERLAPS
+        else [],
+    )
+    for case in CASES
+]
+
+
+@pytest.mark.parametrize(("figure_id", "label", "params"), LAYOUT_CASES)
 def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params):
     explorer, renderer = _drawn(figure_id, params)
     figure = explorer.figure
@@ -141,6 +164,52 @@ def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params
                 continue
             box = text.get_window_extent(renderer)
             assert _inside(box, figure_box), f"{label}: text {text.get_text()!r} leaves"
+    # Texts and notes of an axes against its lines (a note's own markers excepted).
+    notes = _notes(explorer)
+    own = {id(artist) for note in notes for artist in note.artists}
+    for ax in figure.axes:
+        annotations = [
+            (text.get_text(), text.get_window_extent(renderer))
+            for text in ax.texts
+            if text.get_visible() and text.get_text().strip()
+        ]
+        annotations += [
+            (note.get_text(), _note_box(note, renderer))
+            for note in notes
+            if note.box.axes is ax and note.get_text().strip()
+        ]
+        for text, box in annotations:
+            assert _inside(box, figure_box), f"{label}: note {text!r} leaves the figure"
+            crossing = [
+                line.get_label()
+                for line in ax.get_children()
+                if isinstance(line, Line2D) and id(line) not in own and _line_meets(line, box)
+            ]
+            assert not crossing, f"{label}: {text!r} in {ax.get_title()!r} is over {crossing}"
+
+
+def _note_box(note, renderer):
+    """The pixels a note covers: its box, or its glyphs when it has none.
+
+    A note is one marker at its point, its path on one side of it (``note_markers``), so
+    Line2D's own extent, the marker's size around the point, would be twice too big.
+    """
+    line = note.box if note.box.get_visible() else note.glyphs
+    style = MarkerStyle(line.get_marker())
+    points = style.get_transform().transform(style.get_path().vertices) * line.get_markersize()
+    anchor = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float)[0])
+    pixels = anchor + points * renderer.points_to_pixels(1.0)
+    return Bbox([pixels.min(axis=0), pixels.max(axis=0)])
+
+
+def _notes(explorer):
+    """The explorer's notes (``Note``: text drawn as markers), held in its attributes."""
+    found = []
+    for value in vars(explorer).values():
+        for item in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(item, Note):
+                found.append(item)
+    return found
 
 
 @pytest.mark.parametrize("figure_id", list(EXPLORERS))

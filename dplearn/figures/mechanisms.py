@@ -450,7 +450,8 @@ class GeometricOptimality(Explorer):
             [], [], "o", color="C3", ms=4, mfc="none", label="geometric + best remap"
         )
         (self.lp_now,) = loss_ax.plot([], [], "s", color="black", ms=7, mfc="none")
-        self.epsilon_line = loss_ax.axvline(1.0, color=BOUND_COLOUR, linewidth=0.8)
+        # It stops below the loss note, which it would otherwise cross at every epsilon.
+        self.epsilon_line = loss_ax.axvline(1.0, ymax=0.84, color=BOUND_COLOUR, linewidth=0.8)
         loss_ax.set_xscale("log")
         loss_ax.set_yscale("log")
         loss_ax.set_xlim(0.09, 5.5)
@@ -463,7 +464,7 @@ class GeometricOptimality(Explorer):
         )
         # Says which loss the buttons chose: one of three strings, so mathtext parses
         # each once (matplotlib caches the layout) however often the loss changes.
-        # On a white box above the curves: the epsilon line may pass behind it.
+        # On a white box above the curves and the epsilon line.
         self.loss_note = loss_ax.text(
             0.97,
             0.97,

@@ -315,10 +315,11 @@ class LaplaceDensities(_LaplaceOutputs):
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
         self.line_d1, self.line_d2 = output_density_lines(ax)
         self.marks = []
-        # Labels on a row near the top: x in data units, y in axes units.
+        # Labels in a row just above the axes, x in data units, y in axes units: inside,
+        # the densities' peaks (2 at the smallest scale) would run through them.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         # Staggered rows, so that labels of nearby outputs do not overlap.
-        self.rows = (0.86, 0.78, 0.86)
+        self.rows = (1.015, 1.085, 1.015)
         for color, row in zip(MARK_COLORS, self.rows, strict=True):
             (stem,) = ax.plot([], [], color=color, lw=1, ls=":", transform=above)
             (dots,) = ax.plot([], [], "o", color=color, ms=6)
@@ -333,7 +334,8 @@ class LaplaceDensities(_LaplaceOutputs):
         ax.set_xlabel(r"output $O$ of the noisy count")
         ax.set_ylabel("density")
         ax.set_title(
-            r"PLRV-1 · Laplace noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+            r"PLRV-1 · Laplace noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$",
+            pad=30,  # room for the two rows of labels
         )
         ax.legend(loc="upper right", fontsize=9)
 
@@ -347,7 +349,7 @@ class LaplaceDensities(_LaplaceOutputs):
         self.line_d1.set_data(self.grid, d1)
         self.line_d2.set_data(self.grid, d2)
         for index, (stem, dots, label) in enumerate(self.marks):
-            stem.set_data([outputs[index]] * 2, [0, self.rows[index] - 0.01])
+            stem.set_data([outputs[index]] * 2, [0, 1])
             dots.set_data([outputs[index]] * 2, [o_d1[index], o_d2[index]])
             # Near an edge of the axes the label leans inwards, inside the figure.
             label.set_x(outputs[index])
@@ -654,11 +656,14 @@ class DistinguishingEvents(_Figure):
         # threshold 3): its ticks move with it.
         self.zoom_axis = MovingXAxis(zoomed, self.moving)
         static_xlabel(zoomed, r"probability position $x$ (zoom)")
+        # Above the ratio's cap at 1, left of the legend: the curve's step and its level
+        # beyond the step (anywhere from 0 to 1) never reach there.
         self.note = zoomed.text(
-            0.45,
-            0.45,
+            0.03,
+            0.97,
             "",
             transform=zoomed.transAxes,
+            va="top",
             fontsize=9,
             bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "0.8"},
         )

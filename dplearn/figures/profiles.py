@@ -255,7 +255,9 @@ class EpsilonAgainstReleases(_CompositionFigure):
         (self.win,) = ax.plot([], [], color=ADVANCED_COLOR, ls=":", lw=1.2)
         (self.release_line,) = ax.plot([], [], color="black", ls=":", lw=1)
         (self.marks,) = ax.plot([], [], "o", color="black", ms=5, ls="none")
-        self.note = Note(ax, 0.99, 0.03, ha="right", va="bottom")
+        # Beside the axes, under the legend: the k line (any k from 1 to 1000) and the
+        # line where advanced wins cross every place inside the axes.
+        self.note = Note(ax, 1.02, 0.0, ha="left", va="bottom")
         self.moving(
             self.basic,
             self.advanced,
@@ -346,11 +348,11 @@ class EpsilonAgainstReleases(_CompositionFigure):
         self.release_line.set_data([k, k], [1e-3, 5e3])
         self.marks.set_data([k] * len(shown), np.maximum(shown, floor))
         if win is None:
-            win_text = "advanced never beats basic (ε₀ ≥ ln 2)"
+            win_text = "advanced never beats basic\n(ε₀ ≥ ln 2)"
         elif win > grid[-1]:
-            win_text = f"advanced first beats basic at k = {win} (beyond this axis)"
+            win_text = f"advanced first beats basic\nat k = {win} (beyond this axis)"
         else:
-            win_text = f"advanced first beats basic at k = {win}"
+            win_text = f"advanced first beats basic\nat k = {win}"
         self.note.set_text(win_text)
         self.state = dict(
             k=k,
