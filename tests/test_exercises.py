@@ -795,3 +795,22 @@ def test_a_from_code_line_computes_the_reference(exercise_id):
         assert math.isclose(float(value), ALL[exercise_id].reference(), rel_tol=1e-12)
         return
     raise AssertionError(f"{exercise_id}: no code span computes a value")
+
+
+def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
+    """A count's box offers no formulas; the app's formula box never speaks of code."""
+    from dplearn.exercises._widget import _help
+
+    whole = [e for e in ALL.values() if getattr(getattr(e, "tolerance", None), "whole", False)]
+    assert whole, "no whole-number exercise"
+    for exercise in whole:
+        assert _help(exercise) == "Type a whole number, then press <b>Check</b> or Enter."
+    functions = [ALL[key] for key in BY_KIND["function"]]
+    assert functions, "no function exercise"
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    monkeypatch.delenv("SERVER_SOFTWARE", raising=False)
+    assert all("<code>check(...)</code>" in _help(e) for e in functions)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    for exercise in functions:
+        assert "check(" not in _help(exercise) and "Python" not in _help(exercise)
+        assert "Phi_inv" in _help(exercise)

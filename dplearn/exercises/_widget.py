@@ -18,6 +18,7 @@ import weakref
 import ipywidgets as widgets
 
 from dplearn import exercises
+from dplearn._environment import in_app_mode
 
 __all__ = ["ExerciseBox"]
 
@@ -59,16 +60,22 @@ def _feedback_classes(result):
 def _help(exercise):
     if exercise.kind == "choice":
         return "Choose one option, then press <b>Check</b>."
+    functions = "exp, ln, sqrt, Phi, its inverse Phi_inv, ^ for powers"
     if exercise.kind == "function":
         names = ", ".join(exercise.parameters)
+        text = f"Type a formula in {html.escape(names)} ({functions}) and press <b>Check</b>"
+        if in_app_mode():
+            return text + "."
         return (
-            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, Phi, its inverse "
-            "Phi_inv, ^ for powers) and press <b>Check</b>; in JupyterLab you can also pass "
-            "a Python function to <code>check(...)</code> in the cell below."
+            text + "; in JupyterLab you can also pass a Python function to "
+            "<code>check(...)</code> in the cell below."
         )
+    if getattr(getattr(exercise, "tolerance", None), "whole", False):
+        # A count: formulas would only invite a non-integer.
+        return "Type a whole number, then press <b>Check</b> or Enter."
     return (
-        f"Type {html.escape(exercise.answer_help())} (exp, ln, sqrt, Phi, its inverse "
-        "Phi_inv, ^ for powers), then press <b>Check</b> or Enter."
+        f"Type {html.escape(exercise.answer_help())} ({functions}), then press <b>Check</b> "
+        "or Enter."
     )
 
 
