@@ -116,29 +116,9 @@ def _line_meets(line, box):
     return False
 
 
-#: Settings where a label still sits on its curve, to be moved (strict: a fix must drop
-#: its entry). PLRV-7's δ₁ label follows the end of its bracket and PLRV-8's O labels
-#: their marks, and the e^L curve passes through every place near them at some setting.
-KNOWN_OVERLAPS = {
-    ("PLRV-7", label): "the δ₁ label at the bracket's end lies on the e^L curve"
-    for label in ("epsilon=0.05", "sigma=5.0", "sensitivity=0.25", "sensitivity=4.0")
-} | {
-    ("PLRV-8", label): "the O label left of its mark lies on the e^L curve"
-    for label in ("position1=0.5", "position2=0.5")
-}
-LAYOUT_CASES = [
-    pytest.param(
-        *case,
-        id=f"{case[0]}:{case[1]}",
-        marks=[pytest.mark.xfail(strict=True, reason=KNOWN_OVERLAPS[case[:2]])]
-        if case[:2] in KNOWN_OVERLAPS
-        else [],
-    )
-    for case in CASES
-]
-
-
-@pytest.mark.parametrize(("figure_id", "label", "params"), LAYOUT_CASES)
+@pytest.mark.parametrize(
+    ("figure_id", "label", "params"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES]
+)
 def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params):
     explorer, renderer = _drawn(figure_id, params)
     figure = explorer.figure

@@ -309,7 +309,7 @@ class BadEventWidth(_GaussianByProbability):
         )
         below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         (self.bracket,) = ax.plot([], [], color=BAD_COLOR, lw=2, marker="|", ms=12, transform=below)
-        self.label = ax.text(0, 0.08, "", transform=below, color=BAD_COLOR, fontsize=10)
+        self.label = ax.text(0, 0, "", color=BAD_COLOR, fontsize=10)
         self.moving(self.band, self.bracket, self.label)
         ax.set_title(
             r"PLRV-7 · $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$: "
@@ -325,7 +325,18 @@ class BadEventWidth(_GaussianByProbability):
         self._apply_curve(noise, epsilon)
         self.band.set_xy(region)
         self.bracket.set_data([0, width], [0.04, 0.04])
-        self.label.set_position((width + 0.01, 0.06))
+        # Where the bad events end (e^L crosses e^epsilon at x = delta_1): right of that
+        # point and above the line, or left of it and below near the right edge. e^L falls
+        # from left to right, so it passes through neither place.
+        line = float(np.exp(epsilon))
+        if width < 0.8:
+            self.label.set_position((width + 0.01, line + 0.02 * self.top))
+            self.label.set_ha("left")
+            self.label.set_va("bottom")
+        else:
+            self.label.set_position((width - 0.01, line - 0.02 * self.top))
+            self.label.set_ha("right")
+            self.label.set_va("top")
         self.label.set_text(f"δ₁ = {_value_text(width)}")
 
     def numbers(self):
@@ -366,6 +377,7 @@ class TwoBadOutputs(_GaussianFigure):
     figsize = (9.0, 5.6)
     limits = (9e-5, 0.5)
     top = 14.0
+    label_height = 1.2  # a label's height in units of e^L (a ninth of top)
 
     def _create(self):
         upper, lower = self.figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
@@ -445,10 +457,15 @@ class TwoBadOutputs(_GaussianFigure):
             value = min(np.exp(min(loss, _LOSS_CAP)), 2 * self.top)
             dot.set_data([x], [value])
             stem.set_data([x, x], [line, value])
-            # Right of the mark, or left of it near the right edge.
+            # Right of the mark and above it, or near the right edge left of it and below:
+            # e^L falls from left to right, so it never passes there. Below, unless the
+            # e^epsilon line runs just under the mark (then above, as on the right).
             right_side = x < 0.05
             label.set_ha("left" if right_side else "right")
-            label.set_position((x * 1.12 if right_side else x / 1.12, min(value, self.top * 0.8)))
+            height = min(value, self.top * 0.8)
+            below = not right_side and not (0 <= height - line < self.label_height)
+            label.set_va("top" if below else "bottom")
+            label.set_position((x * 1.12 if right_side else x / 1.12, height))
             label.set_text(f"{_SUBSCRIPT_O[index]}: ℒ = {loss:.3f}")
             in_width = 1.0 if loss > epsilon else 0.0
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
