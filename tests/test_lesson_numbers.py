@@ -1,0 +1,128 @@
+"""Numbers written into the prose of lessons 02, 04, 06 and 07 are the numbers the package computes.
+
+Each claim recomputes one number (from the core, or a figure's own constant) and formats it
+the way the sentence writes it; the test finds that sentence in the lesson's markdown, so a
+change of the data, a calibration or a figure that makes the prose wrong fails here.
+"""
+
+import pathlib
+import re
+
+import nbformat
+import numpy as np
+import pytest
+
+from dplearn import calibration, mechanisms, privacy_loss, sensitivity
+from dplearn.figures import gaussian, noise, plrv
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def markdown(prefix):
+    (path,) = (ROOT / "notebooks").glob(f"{prefix}-*.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    return re.sub(r"\s+", " ", text)
+
+
+def replace_local(upper):
+    query = lambda rows: sensitivity.clipped_age_sum(rows, upper=upper)  # noqa: E731
+    return sensitivity.local_sensitivity(query, notion="replace").l1
+
+
+def oldest_age(rows):
+    return max((row.age for row in rows), default=0)
+
+
+def lesson02():
+    # PLRV-8's two outputs: e^L at their probability positions, Gaussian noise of sigma^2 = 3.
+    loss = privacy_loss.gaussian(plrv.GAUSSIAN_SIGMA, 1.0)
+    odds = [float(np.exp(loss.loss_quantile(position))) for position in plrv.BAD_POSITIONS]
+    assert 1.9 < odds[1] / odds[0] < 2.1, odds
+    return [
+        f"$O_1$ at probability position $x = {plrv.BAD_POSITIONS[0]:g}$",
+        f"$O_2$ at $x = {plrv.BAD_POSITIONS[1]:g}$",
+        f"it moves the odds by a factor of {odds[0]:.2f}, against $e^{{\\varepsilon}} = 3$",
+        f"$O_2$ moves them by {odds[1]:.2f}, twice as much",
+    ]
+
+
+def lesson04():
+    ages = sorted({row.age for row in sensitivity.TOY_UNIVERSE})
+    data_ages = [row.age for row in sensitivity.TOY_DATA]
+    add_remove = len(list(sensitivity.neighbours(sensitivity.TOY_DATA, notion="add-remove")))
+    replace = len(list(sensitivity.neighbours(sensitivity.TOY_DATA, notion="replace")))
+    # The largest c at which the replace panel still reaches c.
+    full = max(c for c in range(15, 91) if replace_local(c) == c)
+    assert all(replace_local(c) < c for c in range(full + 1, 91))
+    local = {
+        notion: sensitivity.local_sensitivity(oldest_age, notion=notion).l1
+        for notion in ("add-remove", "replace")
+    }
+    assert len(set(local.values())) == 1
+    overall = sensitivity.global_sensitivity(oldest_age, notion="replace", max_rows=2).l1
+    histogram = {
+        notion: sensitivity.global_sensitivity(
+            sensitivity.eye_colour_histogram, notion=notion, max_rows=2
+        ).l1
+        for notion in ("add-remove", "replace")
+    }
+    return [
+        f"any of {len(sensitivity.TOY_UNIVERSE)} possible people",
+        f"(ages {ages[0]} to {ages[-1]})",
+        f"the {add_remove} neighbours that add or remove a row; right: the {replace} that replace",
+        rf"With $c \le {full}$ the largest bar is $c$",
+        f"nobody younger than {min(data_ages)} or older than {max(data_ages)}",
+        f"The local value is {local['replace']:g} (a {ages[-1]}-year-old joins a data set whose"
+        f" oldest is {max(data_ages)}); the global one is {overall:g}.",
+        f"$\\ell_1$ sensitivity {histogram['add-remove']:g} (add/remove) or"
+        f" {histogram['replace']:g} (replace)",
+    ]
+
+
+def lesson06():
+    crossing = calibration.classic_crossing_epsilon(1e-5)
+    slider = gaussian.GaussianCalibration.controls["delta"]
+    # The crossing over the delta slider: 60 settings, its two ends among them.
+    crossings = np.array(
+        [
+            calibration.classic_crossing_epsilon(float(target))
+            for target in np.geomspace(slider.minimum, slider.maximum, 60)
+        ]
+    )
+    waste = calibration.gaussian_sigma_classic(0.05, 0.1) / calibration.gaussian_sigma_analytic(
+        0.05, 0.1
+    )
+    assert waste > 10, waste
+    assert calibration.classic_crossing_epsilon(1e-12) < 15
+    return [
+        f"holds up to $\\varepsilon \\approx {crossing:.1f}$ at this $\\delta$",
+        f"between about {crossings.min():.1f} and {crossings.max():.1f} over the whole slider",
+        r"(more than $10\times$ at $\varepsilon = 0.05$, $\delta = 0.1$)",
+        f"(about {crossing:.1f} at $\\delta = 10^{{-5}}$",
+        f"{gaussian.DimensionNoise.samples} random draws of each noise",
+        "set $\\delta = 10^{-12}$ and $\\varepsilon = 15$: the readout says the classic",
+    ]
+
+
+def lesson07():
+    p_within = mechanisms.within_tolerance_probability(epsilon=1, sensitivity=1, tolerance=5)
+    assert abs((1 - p_within**100) - 1 / 3) < 0.01
+    return [
+        f"The figure draws {noise.InverseCdfSampling.controls['samples'].maximum:,}".replace(
+            ",", " "
+        ),
+        f"repeats the experiment {noise.OneDimensionalQuery.experiments} times",
+        "a third of all runs miss at least once",
+        f"zooms on {noise.FloatingPointLeak.window} consecutive outputs",
+        f"{p_within:.4f} in the post's setting",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "claims"), [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07)]
+)
+def test_prose_numbers_are_computed(prefix, claims):
+    text = markdown(prefix)
+    missing = [claim for claim in claims() if re.sub(r"\s+", " ", claim) not in text]
+    assert not missing, f"lesson {prefix}: the prose does not say {missing}"
