@@ -153,8 +153,8 @@ def time_to_live(browser, url, expected=None, timeout_s=90):
 
     Shown: the page has loaded (every cell has run) and each canvas holds an image;
     with expected, also that many canvases (the count a first visit found). Then one
-    key press moves the first slider of the page, and the second time is taken when
-    the first figure paints the kernel's new image. A page that does not get there
+    key press moves the first slider of the page's first figure box, and the second
+    time is taken when that figure paints again (the kernel has answered). A page that does not get there
     within timeout_s gives None, and its error text is printed.
 
     Returns:
