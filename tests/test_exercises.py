@@ -813,4 +813,4 @@ def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     for exercise in functions:
         assert "check(" not in _help(exercise) and "Python" not in _help(exercise)
-        assert "Phi_inv" in _help(exercise)
+        assert "Phi_inv" in _help(exercise) and "floor, ceil" in _help(exercise)

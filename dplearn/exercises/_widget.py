@@ -63,7 +63,11 @@ def _help(exercise):
     functions = "exp, ln, sqrt, Phi, its inverse Phi_inv, ^ for powers"
     if exercise.kind == "function":
         names = ", ".join(exercise.parameters)
-        text = f"Type a formula in {html.escape(names)} ({functions}) and press <b>Check</b>"
+        # A formula for a count may need rounding (the smallest k such that ...).
+        text = (
+            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, floor, ceil, min, max, "
+            "Phi, its inverse Phi_inv, ^ for powers) and press <b>Check</b>"
+        )
         if in_app_mode():
             return text + "."
         return (
