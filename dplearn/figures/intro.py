@@ -272,7 +272,7 @@ class Reconstruction(_Figure):
         self.moving(self.image)
         right.set_xticks([])
         right.set_yticks([])
-        right.set_title("the first attack's 100 bits (red: wrong)", fontsize=10)
+        right.set_title("first attack's bits (red, pink: wrong)", fontsize=10)
 
     def _attack(self, bound):
         # Cached by attacks.reconstruction_trial: a step already visited only draws.
