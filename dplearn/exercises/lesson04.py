@@ -139,7 +139,9 @@ EXERCISES = [
                 "vector (−1, +1).",
             ),
         },
-        praise="With any number of bins, a replaced person changes exactly two counts.",
+        praise=(
+            "With any number of bins, a replaced person changes at most two counts, each by 1."
+        ),
         solution=(
             "Replacing a blue-eyed person by a brown-eyed one changes the histogram by "
             "$(-1, +1)$, so\n\n"

@@ -174,11 +174,13 @@ class NeighbourDifferences(Explorer):
     def numbers(self):
         add, replace = self.result["add-remove"], self.result["replace"]
         return {
+            # One notion per readout column: at the page width the readout has two
+            # columns of three.
             r"$\ell_1$ sensitivity, add/remove (local)": add[0],
             r"$\ell_2$ sensitivity, add/remove (local)": add[1],
+            "a largest pair, add/remove": add[2].description,
             r"$\ell_1$ sensitivity, replace (local)": replace[0],
             r"$\ell_2$ sensitivity, replace (local)": replace[1],
-            "a largest pair, add/remove": add[2].description,
             "a largest pair, replace": replace[2].description,
         }
 
