@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.patches import Polygon
+from matplotlib.ticker import NullFormatter
 from scipy import stats
 
 from dplearn import _validation as check
@@ -107,6 +108,10 @@ class GaussianCalibration(Explorer):
         (self.waste_dot,) = waste_ax.plot([], [], "o", color="black")
         self.waste_crossing = waste_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
         waste_ax.set_ylim(0.3, 30.0)
+        # Plain ratios: powers of ten alone leave the curve's 1.1 to 2 unreadable.
+        ratio_ticks = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0]
+        waste_ax.set_yticks(ratio_ticks, labels=[f"{tick:g}" for tick in ratio_ticks])
+        waste_ax.yaxis.set_minor_formatter(NullFormatter())
         waste_ax.set_ylabel(r"classic $\sigma$ $\div$ analytic $\sigma$")
         waste_ax.set_title(r"how much noise the classic $\sigma$ wastes", fontsize=10)
 
