@@ -91,8 +91,8 @@ EXERCISES = [
             ),
             mistake(
                 "count-does-not-move",
-                "Under add/remove the number of people changes too: that is the replace "
-                "notion's answer, where the size is fixed and public.",
+                "That leaves the count out. Under add/remove the number of people changes "
+                "by 1 in the same step as the sum (only under replace is the size fixed).",
                 lambda: _global(sum_and_count, "replace", "l2"),
             ),
         ],
