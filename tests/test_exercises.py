@@ -801,7 +801,7 @@ def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
     """A count's box offers no formulas; the app's formula box never speaks of code."""
     from dplearn.exercises._widget import _help
 
-    whole = [e for e in ALL.values() if getattr(getattr(e, "tolerance", None), "whole", False)]
+    whole = [e for e in ALL.values() if e.kind == "number" and e.tolerance.whole]
     assert whole, "no whole-number exercise"
     for exercise in whole:
         assert _help(exercise) == "Type a whole number, then press <b>Check</b> or Enter."
@@ -814,3 +814,4 @@ def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
     for exercise in functions:
         assert "check(" not in _help(exercise) and "Python" not in _help(exercise)
         assert "Phi_inv" in _help(exercise) and "floor, ceil" in _help(exercise)
+        assert "exp, ln, sqrt" in _help(exercise)

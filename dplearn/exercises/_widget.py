@@ -60,13 +60,13 @@ def _feedback_classes(result):
 def _help(exercise):
     if exercise.kind == "choice":
         return "Choose one option, then press <b>Check</b>."
-    functions = "exp, ln, sqrt, Phi, its inverse Phi_inv, ^ for powers"
+    basics, normal = "exp, ln, sqrt", "Phi, its inverse Phi_inv, ^ for powers"
     if exercise.kind == "function":
         names = ", ".join(exercise.parameters)
         # A formula for a count may need rounding (the smallest k such that ...).
         text = (
-            f"Type a formula in {html.escape(names)} (exp, ln, sqrt, floor, ceil, min, max, "
-            "Phi, its inverse Phi_inv, ^ for powers) and press <b>Check</b>"
+            f"Type a formula in {html.escape(names)} ({basics}, floor, ceil, min, max, {normal}) "
+            "and press <b>Check</b>"
         )
         if in_app_mode():
             return text + "."
@@ -74,12 +74,12 @@ def _help(exercise):
             text + "; in JupyterLab you can also pass a Python function to "
             "<code>check(...)</code> in the cell below."
         )
-    if getattr(getattr(exercise, "tolerance", None), "whole", False):
+    if exercise.tolerance.whole:
         # A count: formulas would only invite a non-integer.
         return "Type a whole number, then press <b>Check</b> or Enter."
     return (
-        f"Type {html.escape(exercise.answer_help())} ({functions}), then press <b>Check</b> "
-        "or Enter."
+        f"Type {html.escape(exercise.answer_help())} ({basics}, {normal}), then press "
+        "<b>Check</b> or Enter."
     )
 
 

@@ -435,8 +435,7 @@ class NumberExercise(Exercise):
         if written is not None:
             # Recorded as the text it was, so the grader re-reads it to the same hint.
             hint = decimal_comma_hint(written)
-            message = f"Python reads {written} as two numbers: {hint}."
-            return self._unreadable(message[0].upper() + message[1:], written)
+            return self._unreadable(f"Python reads {written} as two numbers: {hint}.", written)
         value, problem = _as_number(answer)
         if problem is not None:
             message = problem[0].upper() + problem[1:] + "."
