@@ -35,6 +35,9 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "hub"))
+
+from rehearsal import CHROMIUM_FLAGS, FIGURES_PAINTED  # noqa: E402 - the hub's learners
 
 from tests.test_browser import (  # noqa: E402 - the browser set-up of the tests
     CHROMIUM,
@@ -49,31 +52,12 @@ from tests.test_browser import (  # noqa: E402 - the browser set-up of the tests
 LESSONS = tuple(sorted(path.name[:2] for path in NOTEBOOK_DIR.glob("[0-9][0-9]-*.ipynb")))
 ROUNDS = 3
 GOAL_S = 2.0
-#: Chromium's flags for a headless run that talks to nobody but 127.0.0.1.
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: Voilà's own preheating, as `tasks.sh present` asks for it.
 PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
 
-# Every ipympl figure on the page and whether its canvas shows an image: a canvas
-# that ipympl has only sized is blank (every pixel transparent); a figure's image is
-# opaque (its face colour). Samples every 97th pixel of each figure's first canvas (the
-# one above it holds the zoom rectangle).
-CANVASES = """
-() => Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'), div => {
-  const canvas = div.querySelector('canvas');
-  if (!canvas || !canvas.width || !canvas.height) return false;
-  const alpha = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  for (let i = 3; i < alpha.length; i += 4 * 97) if (alpha[i] > 0) return true;
-  return false;
-})
-"""
+# Every ipympl figure on the page and whether its canvas shows an image (pixels, not the
+# blank canvas ipympl sizes first): the hub's learners' test.
+CANVASES = f"() => {FIGURES_PAINTED.strip()}"
 
 # The first slider of the page's first figure box, and how many images that box's figure
 # has painted (the page probe counts them).
@@ -154,8 +138,8 @@ def time_to_live(browser, url, expected=None, timeout_s=90):
     Shown: the page has loaded (every cell has run) and each canvas holds an image;
     with expected, also that many canvases (the count a first visit found). Then one
     key press moves the first slider of the page's first figure box, and the second
-    time is taken when that figure paints again (the kernel has answered). A page that does not get there
-    within timeout_s gives None, and its error text is printed.
+    time is taken when that figure paints again (the kernel has answered). A page that
+    does not get there within timeout_s gives None, and its error text is printed.
 
     Returns:
       (seconds to shown, seconds to the slider's redraw, number of figures).
@@ -380,7 +364,6 @@ def hub_load(learners=10, alone_s=ALONE_S, loaded_s=LOADED_S):
     learner's server with its kernel, and whether every page kept working (every move
     redrawn, no error or dead kernel shown). Returns the problems found (empty: none).
     """
-    sys.path.insert(0, str(ROOT / "hub"))
     import rehearsal
 
     if rehearsal.CHROMIUM is None or not rehearsal.proxy_installed():

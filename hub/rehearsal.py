@@ -53,28 +53,34 @@ PAGE_PROBE = """
 })();
 """
 
+# Whether each figure of the page shows an image, one boolean per figure: ipympl sizes a
+# canvas (transparent) before any image arrives; a figure's image is opaque (its face
+# colour). Every 97th pixel of each figure's first canvas is enough (the one above it
+# holds the zoom rectangle). Shared with benchmarks/classroom.py.
+FIGURES_PAINTED = """
+Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'), div => {
+  const canvas = div.querySelector('canvas');
+  if (!canvas || !canvas.width || !canvas.height) return false;
+  const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  for (let i = 3; i < pixels.length; i += 4 * 97) if (pixels[i] > 0) return true;
+  return false;
+})
+"""
+
 # The live state of a lesson page: whether each figure shows an image, the first figure's first
 # slider shown (tagged for the test), and any error or dead-kernel message on the page,
 # or a formula left untypeset (its TeX still in the text of a Markdown cell).
-PAGE_STATE = """
-() => {
-  // Whether each figure's canvas holds an image: ipympl sizes a canvas (transparent)
-  // before any image arrives; a figure's image is opaque. Every 97th pixel is enough.
-  const figures = Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'), div => {
-    const canvas = div.querySelector('canvas');
-    if (!canvas || !canvas.width || !canvas.height) return false;
-    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    for (let i = 3; i < pixels.length; i += 4 * 97) if (pixels[i] > 0) return true;
-    return false;
-  });
+PAGE_STATE = f"""
+() => {{
+  const figures = {FIGURES_PAINTED.strip()};
   const first = document.querySelector('.dplearn-exploration .jupyter-matplotlib-canvas-div');
-  if (first) {
+  if (first) {{
     first.querySelector('canvas').setAttribute('data-hub-canvas', '0');
     const box = first.closest('.dplearn-exploration');
     const handle = Array.from(box.querySelectorAll('.noUi-handle'))
       .find(h => h.offsetParent !== null);
     if (handle) handle.setAttribute('data-hub-handle', '0');
-  }
+  }}
   const text = document.body ? document.body.innerText : '';
   const problems = ['Traceback', 'Error displaying widget', 'Kernel died', 'dead kernel',
                     'Kernel Restarting', 'Connection lost']
@@ -82,9 +88,9 @@ PAGE_STATE = """
   // TeX left in a Markdown cell's text: its formulas were never typeset.
   const untypeset = Array.from(document.querySelectorAll('.jp-RenderedMarkdown'))
     .filter(cell => /\\$[^$\\s][^$]*\\$/.test(cell.innerText)).length;
-  return {figures, handle: !!document.querySelector("[data-hub-handle='0']"), problems,
-          untypeset};
-}
+  return {{figures, handle: !!document.querySelector("[data-hub-handle='0']"), problems,
+          untypeset}};
+}}
 """
 
 
