@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One entry point for every set-up step, so that a fresh clone needs one command per job.
 #   bash tasks.sh lab       install what is missing, open the lessons in JupyterLab
-#   bash tasks.sh test      install what is missing, run the whole test suite
+#   bash tasks.sh test      install what is missing, run the whole test suite on every core
+#   bash tasks.sh lock      resolve pyproject.toml again into requirements-lock.txt (exact
+#                           versions with hashes) and pin environment.yml and binder/ to it
 #   bash tasks.sh present   install what is missing, serve the lessons as Voilà apps
 #   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
 #   bash tasks.sh bench     install what is missing, print the benchmark figures
@@ -23,12 +25,14 @@ ensure_environment() {
   if [ ! -x "$PYTHON" ]; then
     python3 -m venv "$VENV"
   fi
-  # Reinstall only when the declared dependencies change.
+  # Reinstall only when the lock file or the package's declaration changes. The lock
+  # holds the exact, tested version and hashes of every package (bash tasks.sh lock).
   local wanted
-  wanted=$(cat pyproject.toml | sha256sum | cut -d' ' -f1)
+  wanted=$(cat requirements-lock.txt pyproject.toml | sha256sum | cut -d' ' -f1)
   if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$wanted" ]; then
     "$PYTHON" -m pip install --quiet --upgrade pip
-    "$PYTHON" -m pip install --quiet -e ".[test]"
+    "$PYTHON" -m pip install --quiet --require-hashes -r requirements-lock.txt
+    "$PYTHON" -m pip install --quiet --no-deps -e .
     echo "$wanted" > "$VENV/.installed"
   fi
 }
@@ -80,7 +84,16 @@ case "$command" in
     # The hub's smoke test (tests/test_hub.py) needs the proxy; without npm it is skipped.
     ensure_proxy || true
     unset MPLBACKEND
-    exec "$VENV/bin/python" -m pytest "$@"
+    # One worker per core (TEST_WORKERS to change); the browser and hub tests share one
+    # worker (their xdist group), so that two browsers never compete for the cores.
+    # The 15 slowest tests are listed at the end, so that growth is seen.
+    exec "$VENV/bin/python" -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup \
+      --durations=15 "$@"
+    ;;
+  lock)
+    ensure_environment
+    "$PYTHON" -m pip install --quiet -e ".[lock]"
+    "$PYTHON" tools/lock.py --uv "$VENV/bin/uv"
     ;;
   present)
     ensure_environment
@@ -121,7 +134,7 @@ case "$command" in
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation|hub|proxy} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|lock|present|figures|bench|navigation|hub|proxy} [arguments]" >&2
     exit 2
     ;;
 esac

@@ -222,6 +222,12 @@ class Learner:
         self.context = await self.browser.new_context(viewport=VIEWPORT)
         await self.context.add_init_script(PAGE_PROBE)
         self.page = await self.context.new_page()
+        # What the page's scripts say, so that a failure can show why a widget broke.
+        self.console = []
+        self.page.on(
+            "console", lambda message: self.console.append(f"{message.type}: {message.text}")
+        )
+        self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
         start = time.perf_counter()
         target = f"/user/{self.name}/voila/render/notebooks/{lesson}"
         await self.page.goto(
@@ -250,11 +256,18 @@ class Learner:
         while time.perf_counter() - start < timeout_s:
             state = await self.page.evaluate(PAGE_STATE)
             if state["problems"]:
-                raise AssertionError(f"{self.name}: {state['problems']} on the page")
+                raise AssertionError(
+                    f"{self.name}: {state['problems']} on the page; {self.console_tail()}"
+                )
             if state["figures"] and all(state["figures"]) and state["handle"]:
                 return time.perf_counter() - start
             await asyncio.sleep(0.1)
         raise AssertionError(f"{self.name}: lesson not live within {timeout_s} s: {state}")
+
+    def console_tail(self, count=40):
+        """The page's last console messages, for a failure's message."""
+        lines = "\n  ".join(self.console[-count:])
+        return f"the page's console (last {count}):\n  {lines}"
 
     async def move_slider(self, timeout_s=30):
         """Presses an arrow key on the first figure's first slider; ms to its new image."""

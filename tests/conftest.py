@@ -1,7 +1,29 @@
-"""What every test module shares: no test leaves mpmath at another precision."""
+"""What every test module shares: mpmath's precision restored after each test, and, for
+the browser tests, one Chromium and one Voilà server per test process.
+
+The browser tests (marked e2e) all run in one xdist group, so one worker opens one
+Chromium and one Voilà server for the whole notebooks folder (as `tasks.sh present`
+serves it) and every lesson's page comes from it: a lesson runs once per visit, and no
+test pays for starting a server of its own.
+"""
+
+import os
+import pathlib
 
 import mpmath
 import pytest
+
+#: The browser tests and the hub's test share one xdist worker: two Chromiums and two
+#: servers at once would compete for the cores of a 2-core machine.
+BROWSER_GROUP = "browser"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    # Before xdist reads the groups (its own hook of the same name).
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
 
 
 @pytest.fixture(autouse=True)
@@ -11,3 +33,40 @@ def _restore_mpmath_precision():
     precision = mpmath.mp.prec
     yield
     mpmath.mp.prec = precision
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium at a projector's 1280 x 720, with the page probe in every page."""
+    from tests.test_browser import open_browser
+
+    with open_browser() as context:
+        yield context
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory):
+    """Where screenshots go: $DPLEARN_SCREENSHOTS, or a folder of pytest's."""
+    chosen = os.environ.get("DPLEARN_SCREENSHOTS")
+    folder = pathlib.Path(chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def voila_site(tmp_path_factory):
+    """One Voilà server for the notebooks folder; its pages under ``voila_site.base``."""
+    from tests.test_browser import voila_folder_server
+
+    with voila_folder_server(tmp_path_factory.mktemp("voila-site")) as server:
+        server.base = f"http://127.0.0.1:{server.port}/voila/render/"
+        yield server
+
+
+@pytest.fixture(scope="session")
+def lab_site(tmp_path_factory):
+    """One JupyterLab server for a copy of the notebooks folder (see lab_folder_server)."""
+    from tests.test_browser import lab_folder_server
+
+    with lab_folder_server(tmp_path_factory.mktemp("lab-site")) as server:
+        yield server

@@ -109,3 +109,16 @@ def discrete_laplace_delta(epsilon, scale, sensitivity):
     for k in range(1, sensitivity):
         total += max(gap(k), 0)
     return total
+
+
+def ulps_from(value, exact):
+    """How many units in the last place the double value lies from the exact number.
+
+    A value a correctly rounded function returns lies within 0.5 ulp; numpy's and the C
+    library's log, exp and log1p differ from CPU to CPU by an ulp or so, so the tests
+    state their tolerance in ulps against a 60-digit value rather than comparing bits.
+    """
+    import math
+
+    value = float(value)
+    return float(abs(mpmath.mpf(value) - mpmath.mpf(exact)) / math.ulp(value))

@@ -1,31 +1,23 @@
 """The exercises in a real browser: every answer box of a lesson, in Voilà, in Chromium.
 
-For each lesson with an exercise bank, one Voilà page: in every answer box, enter an
-anticipated mistake (typed, or the option clicked) and press Check, and see its hint
+For each lesson with an exercise bank, its Voilà page (the lesson's one visit, in
+tests/test_browser.py's test_lesson_in_voila, calls ``check_exercises``): in every answer
+box, enter an anticipated mistake (typed, or the option clicked) and press Check, and see its hint
 (``dplearn-hint-<id>``); enter the reference and see ``dplearn-correct``; press Show
 solution and see the worked solution with its formulas typeset. Before any of that, the
 page shows each box and nothing of its answer cell ("NN.id: No answer yet." is for
 JupyterLab, where the cell can be run). The first such lesson is
 also opened in JupyterLab (Run All), its boxes driven the same way. The servers, the
-browser and the screenshots come from tests/test_browser.py.
+browser and the screenshots are the session's (tests/conftest.py).
 """
 
 import pathlib
-import shutil
 
 import pytest
 
 from dplearn import exercises
 from dplearn.exercises import notebook
-from tests.test_browser import (  # noqa: F401 - browser and screenshots are fixtures
-    CHROMIUM,
-    NOTEBOOK_DIR,
-    RUN_ALL_IN_LAB,
-    browser,
-    jupyterlab_server,
-    screenshots,
-    voila_server,
-)
+from tests.test_browser import CHROMIUM, NOTEBOOK_DIR, RUN_ALL_IN_LAB
 
 ALL = exercises.load_all()
 NOTEBOOKS = [
@@ -102,34 +94,37 @@ def drive_box(page, exercise, app=True):
         assert "From code" in shown, f"{exercise.id}: JupyterLab hides the from-code line"
 
 
-@pytest.mark.parametrize("notebook_path", NOTEBOOKS, ids=lambda path: path.name)
-def test_exercises_in_voila(notebook_path, browser, screenshots, tmp_path):  # noqa: F811
+def check_exercises(page, notebook_path, screenshots):
+    """Drives every answer box of a lesson's Voilà page (nothing for a lesson without)."""
     chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
-    with voila_server(notebook_path, tmp_path) as server:
-        page = browser.new_page()
-        try:
-            page.goto(f"http://127.0.0.1:{server.port}/", timeout=90_000)
-            last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
-            last.wait_for(state="attached", timeout=120_000)
-            assert page.locator(".dplearn-exercise").count() == len(chosen)
-            assert "Error displaying widget" not in page.inner_text("body")
-            # App mode shows the boxes, not the answer cells' plumbing under them.
-            page.wait_for_load_state("load")
-            shown = page.inner_text("body")
-            plumbing = [item.id for item in chosen if f"{item.id}:" in shown]
-            assert "No answer yet" not in shown and not plumbing, plumbing
-            for exercise in chosen:
-                drive_box(page, exercise)
-            first = page.locator(f".dplearn-exercise.{chosen[0].css_class}")
-            first.scroll_into_view_if_needed()
-            shot = screenshots / f"exercises-{pathlib.Path(notebook_path.name).stem}.png"
-            page.screenshot(path=str(shot))
-        finally:
-            page.close()
+    if not chosen:
+        return
+    last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
+    last.wait_for(state="attached", timeout=120_000)
+    assert page.locator(".dplearn-exercise").count() == len(chosen)
+    assert "Error displaying widget" not in page.inner_text("body")
+    # App mode shows the boxes, not the answer cells' plumbing under them.
+    page.wait_for_load_state("load")
+    shown = page.inner_text("body")
+    plumbing = [item.id for item in chosen if f"{item.id}:" in shown]
+    assert "No answer yet" not in shown and not plumbing, plumbing
+    for exercise in chosen:
+        drive_box(page, exercise)
+    first = page.locator(f".dplearn-exercise.{chosen[0].css_class}")
+    first.scroll_into_view_if_needed()
+    shot = screenshots / f"exercises-{pathlib.Path(notebook_path.name).stem}.png"
+    page.screenshot(path=str(shot))
+
+
+def test_every_lesson_with_exercises_is_visited_in_voila():
+    """check_exercises runs in each lesson's visit: every lesson with a bank is one."""
+    from tests.test_browser import NOTEBOOKS as LESSONS
+
+    assert set(NOTEBOOKS) <= set(LESSONS), sorted(set(NOTEBOOKS) - set(LESSONS))
 
 
 @pytest.mark.skipif(not NOTEBOOKS, reason="no lesson has exercises yet")
-def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
+def test_exercises_in_jupyterlab(browser, screenshots, lab_site):
     # The first lesson whose solutions have a from-code line, which JupyterLab shows.
     notebook_path = next(
         path
@@ -137,28 +132,19 @@ def test_exercises_in_jupyterlab(browser, screenshots, tmp_path):  # noqa: F811
         if any(item.from_code and item.lesson == notebook.lesson_of(path) for item in ALL.values())
     )
     chosen = [item for item in ALL.values() if item.lesson == notebook.lesson_of(notebook_path)]
-    lab_root = tmp_path / "lab"
-    # Lab autosaves what it runs: give it a copy, so the clone keeps clean notebooks.
-    (lab_root / "notebooks").mkdir(parents=True)
-    shutil.copy(notebook_path, lab_root / "notebooks" / notebook_path.name)
-    with jupyterlab_server(tmp_path, lab_root) as server:
-        port = server.port
-        page = browser.new_page()
-        try:
-            page.goto(
-                f"http://127.0.0.1:{port}/lab/tree/notebooks/{notebook_path.name}",
-                timeout=90_000,
-            )
-            page.wait_for_function("() => window.jupyterapp", timeout=90_000)
-            page.evaluate(RUN_ALL_IN_LAB)
-            last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
-            last.wait_for(state="attached", timeout=120_000)
-            for exercise in chosen:
-                drive_box(page, exercise, app=False)
-            # The answer cells ran too: each says, quietly, that no answer came from code.
-            outputs = page.locator(".jp-OutputArea-output", has_text="No answer yet")
-            assert outputs.count() >= 1
-            page.locator(f".dplearn-exercise.{chosen[0].css_class}").scroll_into_view_if_needed()
-            page.screenshot(path=str(screenshots / f"exercises-lab-{notebook_path.stem}.png"))
-        finally:
-            page.close()
+    page = browser.new_page()
+    try:
+        page.goto(lab_site.address("exercises", f"notebooks/{notebook_path.name}"), timeout=90_000)
+        page.wait_for_function("() => window.jupyterapp", timeout=90_000)
+        page.evaluate(RUN_ALL_IN_LAB)
+        last = page.locator(f".dplearn-exercise.{chosen[-1].css_class}")
+        last.wait_for(state="attached", timeout=120_000)
+        for exercise in chosen:
+            drive_box(page, exercise, app=False)
+        # The answer cells ran too: each says, quietly, that no answer came from code.
+        outputs = page.locator(".jp-OutputArea-output", has_text="No answer yet")
+        assert outputs.count() >= 1
+        page.locator(f".dplearn-exercise.{chosen[0].css_class}").scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"exercises-lab-{notebook_path.stem}.png"))
+    finally:
+        page.close()

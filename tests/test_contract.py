@@ -234,7 +234,9 @@ def test_every_spelling_of_a_number_gives_the_same_answer(spell):
     assert np.array_equal(matrix, optimality.truncated_geometric(3, 0.5))
 
 
-@pytest.mark.parametrize(("function", "args", "names"), SCALAR_CALLS, ids=lambda x: repr(x))
+@pytest.mark.parametrize(
+    ("function", "args", "names"), SCALAR_CALLS, ids=lambda x: getattr(x, "__name__", repr(x))
+)
 @given(bad=not_a_number, position=st.integers(0, 2))
 @CONTRACT
 def test_bad_types_are_named(function, args, names, bad, position):

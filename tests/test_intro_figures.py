@@ -20,6 +20,7 @@ matplotlib.use("Agg")
 from dplearn import attacks  # noqa: E402
 from dplearn.figures import intro  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
+from tests import oracle  # noqa: E402
 from tests.test_attacks import convolved_density, independent_fractions  # noqa: E402
 
 LN3 = math.log(3.0)
@@ -186,7 +187,8 @@ def test_randomized_response_figure(t, claim):
 
 def test_fair_coins_are_lesson_one_epsilon():
     numbers = intro.RandomizedResponseLoss().numbers()
-    assert numbers[r"$\varepsilon = \ln(t/(1-t))$"] == LN3
+    # ln 3 within an ulp: log1p's last bit differs from CPU to CPU.
+    assert oracle.ulps_from(numbers[r"$\varepsilon = \ln(t/(1-t))$"], mpmath.log(3)) <= 1
     assert numbers[r"$\delta(\varepsilon')$"] == pytest.approx(0.75 * (1 - math.exp(0.5) / 3))
 
 

@@ -1,8 +1,10 @@
 """What a clone must hold for classrooms and Binder, checked without a network.
 
 Notebooks are committed clean; the README's table of lessons follows the notebooks;
-Binder's folder is complete and agrees with environment.yml and pyproject.toml; this
-environment has the versions environment.yml pins; repo2docker accepts the set-up.
+Binder's folder is complete and agrees with environment.yml and pyproject.toml; the lock
+file pins every package pyproject.toml asks for within its range, with hashes, and the
+conda files pin the lock's versions; this environment has the lock's versions;
+repo2docker accepts the set-up.
 """
 
 import ast
@@ -94,13 +96,26 @@ def project_dependencies():
     return {canonicalize_name(r.name): r.specifier for r in requirements}
 
 
-def probes(version):
-    """Versions on both sides of a minor-version pin such as 2.4: where two pins can differ."""
-    major, minor = (int(part) for part in version.split(".")[:2])
-    around = [f"{major}.{minor}.0", f"{major}.{minor}.99", f"{major}.{minor + 1}.0"]
-    if minor > 0:
-        around.append(f"{major}.{minor - 1}.99")
-    return [Version(v) for v in around]
+def lock_requirements():
+    """The requirements of requirements-lock.txt, each "name==version ; marker" with hashes."""
+    from packaging.requirements import Requirement
+
+    text = (ROOT / "requirements-lock.txt").read_text()
+    entries = re.split(r"\n(?=[A-Za-z0-9])", re.sub(r"(?m)^#.*\n", "", text).strip())
+    found = []
+    for entry in entries:
+        head = entry.split("\\")[0].strip()
+        found.append((Requirement(head), re.findall(r"--hash=sha256:[0-9a-f]{64}", entry)))
+    return found
+
+
+def locked_versions():
+    """{canonical name: Version} of the lock's pins that apply to this platform."""
+    return {
+        canonicalize_name(requirement.name): Version(next(iter(requirement.specifier)).version)
+        for requirement, _ in lock_requirements()
+        if requirement.marker is None or requirement.marker.evaluate()
+    }
 
 
 # Notebooks ------------------------------------------------------------------------------
@@ -216,20 +231,68 @@ def test_environment_and_pyproject_declare_the_same_packages():
     assert not set(conda) & set(pip_only), "a package is listed both for conda and for pip"
     assert sorted({**conda, **pip_only}) == sorted(project)
     for name, specifier in pip_only.items():
-        assert specifier == project[name], (
+        assert all(version in project[name] for version in map(Version, pinned(specifier))), (
             f"{name}: environment.yml's pip list says {specifier}, pyproject.toml {project[name]}"
         )
+    locked = locked_versions()
     for name, conda_pin in conda.items():
-        version = pins.get(name) or next(
-            pin for conda_name, pin in pins.items() if CONDA_TO_PIP.get(conda_name) == name
+        # The conda files pin the tested version exactly: the lock's, within pyproject's range.
+        assert locked[name] in conda_pin and locked[name] in project[name], (
+            f"{name}: environment.yml says {conda_pin}, the lock {locked[name]}, "
+            f"pyproject.toml {project[name]} (run bash tasks.sh lock)"
         )
-        for probe in probes(version):
-            assert (probe in conda_pin) == (probe in project[name]), (
-                f"{name}: environment.yml says {conda_pin}, pyproject.toml {project[name]}"
-                f" (they disagree on {probe})"
-            )
+    for name in pip_only:
+        assert pins_exactly(pip_only[name], locked[name]), (
+            f"{name}: environment.yml's pip list says {pip_only[name]}, the lock {locked[name]}"
+        )
     requires_python = SpecifierSet(pyproject()["project"]["requires-python"])
     assert Version(pins["python"] + ".0") in requires_python
+
+
+def pinned(specifier):
+    """The versions an exact specifier (==x.y.z) names."""
+    return [spec.version for spec in specifier if spec.operator == "=="]
+
+
+def pins_exactly(specifier, version):
+    return pinned(specifier) == [str(version)]
+
+
+def test_lock_pins_every_declared_package_within_its_range_with_hashes():
+    from packaging.requirements import Requirement
+
+    declared = [Requirement(line) for line in pyproject()["project"]["dependencies"]]
+    declared += [
+        Requirement(line) for line in pyproject()["project"]["optional-dependencies"]["test"]
+    ]
+    lock = lock_requirements()
+    locked = {}
+    for requirement, hashes in lock:
+        assert len(requirement.specifier) == 1 and pinned(requirement.specifier), requirement
+        assert hashes, f"{requirement}: no hash in the lock"
+        locked.setdefault(canonicalize_name(requirement.name), []).append(requirement)
+    for requirement in declared:
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{name} is declared in pyproject.toml but not locked"
+        for pin in locked[name]:
+            version = Version(pinned(pin.specifier)[0])
+            assert version in requirement.specifier, (
+                f"{name}: the lock has {version}, pyproject.toml asks for {requirement.specifier}"
+                " (run bash tasks.sh lock)"
+            )
+
+
+def test_installed_versions_are_the_locked_ones():
+    wrong = {}
+    for name, version in locked_versions().items():
+        try:
+            installed = Version(importlib.metadata.version(name))
+        except importlib.metadata.PackageNotFoundError:
+            wrong[name] = "not installed"
+            continue
+        if installed != version:
+            wrong[name] = f"{installed} installed, {version} locked"
+    assert not wrong, f"{wrong} (bash tasks.sh test installs the lock)"
 
 
 def test_installed_versions_satisfy_environment_pins():
