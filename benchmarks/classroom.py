@@ -1,6 +1,6 @@
 """How long a lesson takes to come alive in Voilà, cold and with preheated kernels.
 
-For every lesson (00 to 11), headless Chromium (Debian's) at 1280 × 720 opens the lesson
+For every lesson, headless Chromium (Debian's) at 1280 × 720 opens the lesson
 from the folder server that `tasks.sh present` runs, and times from the request to every
 figure of the page shown: the page loaded (Voilà has run every cell) and each ipympl
 canvas holds a painted image (pixels, not the blank canvas ipympl draws first). Then it
@@ -18,7 +18,15 @@ what the pool costs: the resident memory (RSS) of every waiting kernel, once it 
 N learners on the local JupyterHub of hub/jupyterhub_config.py, each opening lesson 02
 as a Voilà page through the hub and moving its sliders for a bounded time.
 
-Everything runs on 127.0.0.1 and stops by itself. The goal for a classroom: <= 2 s.
+Every time is also given as a ratio to a baseline page measured in the same run (one
+slider and one small ipympl figure, served and preheated the same way): a teacher's
+laptop may be slower than ours, but the course's share on top of what Voilà costs
+carries over. The goal for a classroom: every lesson shown, preheated, within 1.5 times
+the baseline. It also times key press -> new image over many presses on each lesson's
+first slider (the tests only check that a press changes the figure). A visit whose
+server did not settle in time is measured anyway, and said so.
+
+Everything runs on 127.0.0.1 and stops by itself.
 """
 
 from __future__ import annotations
@@ -41,17 +49,22 @@ from rehearsal import CHROMIUM_FLAGS, FIGURES_PAINTED  # noqa: E402 - the hub's 
 
 from tests.test_browser import (  # noqa: E402 - the browser set-up of the tests
     CHROMIUM,
+    GOAL_MS,
     NOTEBOOK_DIR,
     PAGE_PROBE,
+    PRESSES,
     VIEWPORT,
     Server,
     free_port,
+    measure_latency,
+    wait_for_figures,
 )
 
 #: Every lesson of the course (the contents page has no figure).
 LESSONS = tuple(sorted(path.name[:2] for path in NOTEBOOK_DIR.glob("[0-9][0-9]-*.ipynb")))
 ROUNDS = 3
-GOAL_S = 2.0
+#: The classroom goal: every lesson shown, preheated, within this many times the baseline.
+GOAL_RATIO = 1.5
 #: Voilà's own preheating, as `tasks.sh present` asks for it.
 PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
 
@@ -68,18 +81,60 @@ FIRST_FIGURE_DRAWS = """
 """
 
 
+#: The baseline: what Voilà itself costs for a page with one slider and one small ipympl
+#: figure, served from the same folder with the same template and preheating. Each
+#: lesson's time is also given as a ratio to it (the course's share), which carries from
+#: one machine to another better than seconds do.
+BASELINE = "baseline.ipynb"
+BASELINE_CELLS = [
+    "%matplotlib widget",
+    """import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+
+plt.ioff()
+figure, axes = plt.subplots(figsize=(4, 3))
+x = np.linspace(0, 2 * np.pi, 200)
+(line,) = axes.plot(x, np.sin(x))
+slider = widgets.FloatSlider(value=1.0, min=0.5, max=3.0, step=0.05, description="frequency")
+
+
+def redraw(change):
+    line.set_ydata(np.sin(change["new"] * x))
+    figure.canvas.draw_idle()
+
+
+slider.observe(redraw, names="value")
+# The lessons' class, so that the same probes find the slider and the figure.
+widgets.VBox([slider, figure.canvas]).add_class("dplearn-exploration")""",
+]
+
+
+def write_served_folder(folder):
+    """The notebooks folder as `tasks.sh present` serves it, plus the baseline page."""
+    import nbformat
+
+    shutil.copytree(NOTEBOOK_DIR, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source) for source in BASELINE_CELLS],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+    )
+    nbformat.write(notebook, folder / BASELINE)
+    return folder
+
+
 def lesson_paths(numbers=LESSONS):
     return [next(NOTEBOOK_DIR.glob(f"{number}-*.ipynb")) for number in numbers]
 
 
-def voila(folder_options, log_path):
-    """The folder server of `tasks.sh present`, on a free port, with folder_options."""
+def voila(folder, folder_options, log_path):
+    """The folder server of `tasks.sh present` for folder, on a free port, with options."""
     port = free_port()
     command = [
         sys.executable,
         "-m",
         "voila",
-        str(NOTEBOOK_DIR),
+        str(folder),
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
@@ -89,11 +144,21 @@ def voila(folder_options, log_path):
 
 
 def kernels(server):
-    """The kernel processes under a server (psutil.Process objects)."""
+    """The kernel processes under a server (psutil.Process objects).
+
+    The pool replaces kernels while we look: a child that ends between the listing and
+    the look at its command line (gone, or a zombie not yet reaped) is not a kernel.
+    """
     import psutil
 
-    children = psutil.Process(server.process.pid).children(recursive=True)
-    return [p for p in children if "ipykernel" in " ".join(p.cmdline())]
+    found = []
+    for process in psutil.Process(server.process.pid).children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(process.cmdline()):
+                found.append(process)
+        except psutil.Error:
+            continue
+    return found
 
 
 def wait_until_idle(server, count, timeout_s=400, quiet_s=3.0):
@@ -123,7 +188,11 @@ def wait_until_idle(server, count, timeout_s=400, quiet_s=3.0):
         elif time.monotonic() - quiet_since >= quiet_s:
             return found
         time.sleep(0.5)
-    raise RuntimeError(f"{count} kernels did not settle within {timeout_s} s")
+    print(
+        f"  the server did not settle within {timeout_s} s ({len(found)} of {count} kernels, "
+        "still busy): this visit is measured on a busy server"
+    )
+    return found
 
 
 ERRORS = """
@@ -190,12 +259,12 @@ def figures_on(browser, url):
         page.close()
 
 
-def run(browser, options, lessons, counts, log_dir, label, rounds=ROUNDS):
-    """One server mode: {lesson: [(shown, redrawn) seconds per visit]}, the pool's RSS (MB)."""
+def run(browser, folder, options, lessons, counts, log_dir, label, rounds=ROUNDS):
+    """One server mode: {page: [(shown, redrawn) seconds per visit]}, the pool's RSS (MB)."""
     times = {path.name: [] for path in lessons}
     memory = []
-    notebooks = len(list(NOTEBOOK_DIR.glob("*.ipynb")))
-    with voila(options, log_dir / f"voila-{label}.log") as server:
+    notebooks = len(list(folder.glob("*.ipynb")))
+    with voila(folder, options, log_dir / f"voila-{label}.log") as server:
         base = f"http://127.0.0.1:{server.port}/voila/render/"
         preheated = bool(options)
         for _ in range(rounds):
@@ -205,13 +274,47 @@ def run(browser, options, lessons, counts, log_dir, label, rounds=ROUNDS):
                     # running its notebook (the last visit's kernel has been replaced).
                     pool = wait_until_idle(server, notebooks)
                     if not memory:
-                        memory = [process.memory_info().rss / 2**20 for process in pool]
+                        memory = resident_megabytes(pool)
                 else:
                     # Let the closed page's kernel go before the next request.
                     time.sleep(1.0)
                 shown, redrawn, _ = time_to_live(browser, base + path.name, counts.get(path.name))
                 times[path.name].append((shown, redrawn))
     return times, memory
+
+
+def resident_megabytes(processes):
+    """The resident memory (MB) of each process still there (the pool may replace one)."""
+    import psutil
+
+    found = []
+    for process in processes:
+        try:
+            found.append(process.memory_info().rss / 2**20)
+        except psutil.Error:
+            continue
+    return found
+
+
+def slider_latency(browser, url):
+    """Milliseconds from key press to new image on the first figure's first slider.
+
+    PRESSES presses back and forth, timed inside the page (tests/test_browser.py's probe):
+    the classroom goal is a median of at most GOAL_MS. A machine's figure, not a test.
+    """
+    page = browser.new_page()
+    try:
+        page.goto(url, wait_until="load", timeout=120_000)
+        wait_for_figures(page)
+        return measure_latency(page, 0, 0)
+    finally:
+        page.close()
+
+
+def _both(values, baseline):
+    """The median of values in seconds, and as a ratio to the baseline's."""
+    median = _median(values)
+    return f"{median:>6.2f} s ({median / baseline:>4.1f}x)"
 
 
 def _median(values):
@@ -230,8 +333,10 @@ def main(rounds=ROUNDS):
         return []
     from playwright.sync_api import sync_playwright
 
-    lessons = lesson_paths()
     log_dir = pathlib.Path(tempfile.mkdtemp(prefix="dplearn-classroom-"))
+    folder = write_served_folder(log_dir / "notebooks")
+    # The baseline first, then every lesson, each visit in the same conditions.
+    lessons = [folder / BASELINE, *lesson_paths()]
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
@@ -243,18 +348,28 @@ def main(rounds=ROUNDS):
         )
         browser.add_init_script(PAGE_PROBE)
         try:
-            counts = {}
-            with voila([], log_dir / "voila-count.log") as server:
+            counts, latency = {}, {}
+            with voila(folder, [], log_dir / "voila-count.log") as server:
                 for path in lessons:
                     url = f"http://127.0.0.1:{server.port}/voila/render/{path.name}"
                     counts[path.name] = figures_on(browser, url)
-            cold, _ = run(browser, [], lessons, counts, log_dir, "cold", rounds)
-            warm, memory = run(browser, PREHEAT, lessons, counts, log_dir, "preheated", rounds)
+                    if path.name != BASELINE:
+                        latency[path.name] = slider_latency(browser, url)
+            cold, _ = run(browser, folder, [], lessons, counts, log_dir, "cold", rounds)
+            warm, memory = run(
+                browser, folder, PREHEAT, lessons, counts, log_dir, "preheated", rounds
+            )
         finally:
             browser.close()
+    base = {
+        mode: [_median(shown for shown, _ in times[BASELINE]),
+               _median(redrawn for _, redrawn in times[BASELINE])]
+        for mode, times in (("cold", cold), ("preheated", warm))
+    }  # fmt: skip
     print(
-        f"{'lesson':<42} {'figures':>7} {'cold: shown':>12} {'redrawn':>8} "
-        f"{'preheated: shown':>17} {'max':>6} {'redrawn':>8}  goal: shown <= {GOAL_S:g} s"
+        f"{'page':<42} {'figures':>7} {'cold: shown':>17} {'redrawn':>15} "
+        f"{'preheated: shown':>18} {'max':>6} {'redrawn':>15}  "
+        f"goal: shown <= {GOAL_RATIO:g}x the baseline"
     )
     missed = []
     for path in lessons:
@@ -262,16 +377,26 @@ def main(rounds=ROUNDS):
         cold_redrawn = [redrawn for _, redrawn in cold[path.name]]
         warm_shown = [shown for shown, _ in warm[path.name]]
         warm_redrawn = [redrawn for _, redrawn in warm[path.name]]
-        met = None not in warm_shown and _median(warm_shown) <= GOAL_S
-        if not met:
+        ratio = _median(warm_shown) / base["preheated"][0]
+        met = None not in warm_shown and ratio <= GOAL_RATIO
+        if not met and path.name != BASELINE:
             missed.append(path.name)
         failed = sum(value is None for value in cold_shown + warm_shown)
         print(
-            f"{path.name:<42} {counts[path.name]:>7} {_median(cold_shown):>10.2f} s "
-            f"{_median(cold_redrawn):>6.2f} s {_median(warm_shown):>15.2f} s "
-            f"{_largest(warm_shown):>4.2f} s {_median(warm_redrawn):>6.2f} s  "
-            f"{'met' if met else 'MISSED'}" + (f" ({failed} visits not shown)" if failed else "")
+            f"{path.name:<42} {counts[path.name]:>7} "
+            f"{_both(cold_shown, base['cold'][0])} {_both(cold_redrawn, base['cold'][1])} "
+            f"{_both(warm_shown, base['preheated'][0]):>18} {_largest(warm_shown):>4.2f} s "
+            f"{_both(warm_redrawn, base['preheated'][1])}  "
+            + ("(baseline)" if path.name == BASELINE else "met" if met else "MISSED")
+            + (f" ({failed} visits not shown)" if failed else "")
         )
+    print(
+        f"key press -> new image, first slider of each lesson's first figure, median of "
+        f"{PRESSES} presses (goal <= {GOAL_MS:g} ms): "
+        + ", ".join(
+            f"{path.name[:2]} {statistics.median(latency[path.name]):.0f} ms" for path in lessons
+        )
+    )
     if memory:
         print(
             f"preheated pool: {len(memory)} waiting kernels (one per notebook served), "
