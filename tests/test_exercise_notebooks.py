@@ -1,12 +1,13 @@
 """The lessons' exercises through the grader: each notebook run with answers put in.
 
 Two runs per lesson notebook, each on a fresh kernel through
-``dplearn.exercises.grade.grade_notebook``: with every reference answer in its answer
-cell (the grader must give full marks), and with one anticipated mistake per exercise
-(the grader must report that mistake's hint), the last exercise left as shipped (no
-answer). The run as shipped is tests/test_notebooks.py's. Then the grader on broken
-submissions: a cell that raises, a cell that runs too long, a file that is no notebook,
-and the command line with --json.
+``dplearn.exercises.grade.grade_notebook``: the whole lesson with every reference answer
+in its answer cell (the grader must give full marks), and the lesson's exercise cells
+alone (its import cell and answer cells, which is all an answer's grading reads) with
+one anticipated mistake per exercise (the grader must report that mistake's hint), the
+last exercise left as shipped (no answer). The run as shipped is tests/test_notebooks.py's.
+Then the grader on broken submissions: a cell that raises, a cell that runs too long, a
+file that is no notebook, and the command line with --json.
 """
 
 import json
@@ -46,8 +47,16 @@ def python_source(answer):
     return repr(answer)
 
 
-def write_with_answers(path, tmp_path, answers):
+def write_with_answers(path, tmp_path, answers, exercises_only=False):
     nb = nbformat.read(path, as_version=4)
+    if exercises_only:
+        tags = {notebook.answer_tag(key) for key in lesson_ids(path)}
+        nb.cells = [
+            cell
+            for cell in nb.cells
+            if cell.cell_type == "code"
+            and (notebook.IMPORTS in cell.source or tags & set(cell.metadata.get("tags", [])))
+        ]
     assert not notebook.inject(nb, answers), "an exercise has no answer cell"
     copy = tmp_path / path.name
     nbformat.write(nb, str(copy))
@@ -80,7 +89,7 @@ def test_mistakes_get_their_hints(path, tmp_path):
     # Alternate between the first and the second mistake, so both kinds of slip are run.
     chosen = {key: ALL[key].mistakes[index % 2] for index, key in enumerate(ids[:-1])}
     answers = {key: python_source(item.answer()) for key, item in chosen.items()}
-    result = grade.grade_notebook(write_with_answers(path, tmp_path, answers))
+    result = grade.grade_notebook(write_with_answers(path, tmp_path, answers, exercises_only=True))
     assert result.status == "ran", result.problems
     reported = {item.id: (item.verdict, item.hint) for item in result.exercises}
     expected = {key: ("not yet", item.id) for key, item in chosen.items()}
