@@ -9,7 +9,6 @@ two Laplace densities (mpmath), its posterior against Bayes' rule by simulation.
 
 import itertools
 import math
-import time
 
 import mpmath
 import numpy as np
@@ -120,16 +119,6 @@ def test_trials_are_seeded_and_rescale_one_noise():
     assert np.array_equal(attacks.reconstruct(queries, answers), a_bits)
     with pytest.raises(ValueError, match="read-only"):
         a_bits[0] = 1 - a_bits[0]
-
-
-def test_one_reconstruction_at_n_100_m_400_is_interactive():
-    _, queries, answers = draws(7, 10.0)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        attacks.reconstruct(queries, answers)
-        times.append(time.perf_counter() - start)
-    assert min(times) <= 0.1, times
 
 
 def test_random_queries_and_answers():
