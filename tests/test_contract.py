@@ -31,16 +31,17 @@ from hypothesis import strategies as st
 
 from dplearn import calibration, floating_point, mechanisms, optimality, privacy_loss, sensitivity
 
-#: The contract promises well under a second per call on an idle machine; the hard
-#: limit leaves room for a loaded CI runner and catches hangs.
-CALL_LIMIT = 2.0
+#: The contract promises well under a second per call on an idle machine (the benchmarks
+#: measure it); this limit only catches a hang, so it leaves room for a machine whose
+#: cores are shared many times over.
+CALL_LIMIT = 30.0
 
 settings.register_profile(
     "contract",
     max_examples=150,
     derandomize=True,
     database=None,
-    deadline=4 * CALL_LIMIT * 1000,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 CONTRACT = settings.get_profile("contract")
