@@ -157,8 +157,8 @@ EXERCISES = [
         title="One training run, 200 guesses",
         question=(
             "An auditor trains **one** model with 1,000 canaries, each put in the data "
-            "with probability ½. It then guesses in or out for 200 of them, and **140** "
-            "guesses are right. Which lower bound on $\\varepsilon$ (at $\\delta = 0$, "
+            "with probability $\\frac{1}{2}$. It then guesses in or out for 200 of them, "
+            "and **140** guesses are right. Which lower bound on $\\varepsilon$ (at $\\delta = 0$, "
             "95 % confidence) does the one-run audit of Steinke, Nasr and Jagielski prove?"
         ),
         compute=lambda: auditing.one_run_epsilon_lower_bound(_GUESSES, _CORRECT),
