@@ -417,6 +417,10 @@ def audit_counts(scores, threshold):
 AUDIT_FALSE_POSITIVE_RATES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 
 
+#: The fewest false positives an audit's threshold is expected to let through.
+_FEWEST_EXPECTED = 10
+
+
 class Audit(NamedTuple):
     """An audit's outcome: the threshold, the four counts and the lower bound on epsilon."""
 
@@ -453,25 +457,23 @@ def audit(scores, calibration, trials=None, delta=0.0, confidence=0.95):
                 f"trials must be at most twice the scores of each kind, got {trials!r}"
             )
     used = Scores(scores.members[:half], scores.non_members[:half])
-    best = None
+    best = (0.0, _threshold(calibration.non_members, AUDIT_FALSE_POSITIVE_RATES[-1]))
     for alpha in AUDIT_FALSE_POSITIVE_RATES:
+        if alpha * half < _FEWEST_EXPECTED:
+            continue  # a handful of false positives: the counts would decide by luck
         threshold = _threshold(calibration.non_members, alpha)
-        # Judged at the audit's size: the calibration's rates scaled to N trials.
+        # Judged at the audit's size: the calibration runs' rates, as counts of N trials.
         tp, fn, fp, tn = audit_counts(calibration, threshold)
-        scale = half / max(tp + fn, 1)
-        guess = (
-            epsilon_lower_bound(
-                round(tp * scale),
-                round(fn * scale),
-                round(fp * half / max(fp + tn, 1)),
-                round(tn * half / max(fp + tn, 1)),
-                delta,
-                confidence,
-            )
-            if half >= 1
-            else 0.0
+        positives, negatives = tp + fn, fp + tn
+        guess = epsilon_lower_bound(
+            round(tp * half / positives),
+            half - round(tp * half / positives),
+            round(fp * half / negatives),
+            half - round(fp * half / negatives),
+            delta,
+            confidence,
         )
-        if best is None or guess > best[0]:
+        if guess > best[0]:
             best = (guess, threshold)
     counts = audit_counts(used, best[1])
     return Audit(best[1], *counts, epsilon_lower_bound(*counts, delta, confidence))
