@@ -130,13 +130,15 @@ def clopper_pearson_upper(successes, trials, level):
     successes = np.asarray(successes, dtype=float)
     if np.any((successes < 0) | (successes > trials) | (successes != np.floor(successes))):
         raise ValueError(f"successes must be whole numbers in [0, {trials}], got {successes!r}")
-    below = successes < trials
-    upper = np.where(
-        below,
-        stats.beta.ppf(level, successes + 1.0, np.where(below, trials - successes, 1.0)),
-        1.0,
-    )
-    return check.scalar_or_array(upper)
+    return check.scalar_or_array(_upper(successes, trials, level))
+
+
+def _upper(successes, trials, level):
+    """The Clopper-Pearson upper bound, unchecked; 1 at level 1 (a confidence so close to 1
+    that 1 - (1 - confidence) / 2 rounds to 1: only the trivial bound is that sure)."""
+    below = (successes < trials) & (level < 1.0)
+    upper = stats.beta.ppf(level, successes + 1.0, np.where(below, trials - successes, 1.0))
+    return np.where(below, upper, 1.0)
 
 
 def _count(name, value):
@@ -181,8 +183,8 @@ def epsilon_lower_bound(
     if negatives == 0:
         raise ValueError("false_positives + true_negatives must be >= 1 (no non-member was tested)")
     level = 1.0 - (1.0 - confidence) / 2.0
-    fpr = clopper_pearson_upper(int(false_positives), negatives, level)
-    fnr = clopper_pearson_upper(int(false_negatives), positives, level)
+    fpr = float(_upper(float(false_positives), negatives, level))
+    fnr = float(_upper(float(false_negatives), positives, level))
     return _bound_from_rates(fpr, fnr, delta)
 
 

@@ -265,3 +265,57 @@ def test_one_run_audit_is_seeded_and_below_the_accountant():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# The contract at any input: a result in range, or a ValueError naming the parameter.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ANY_FLOAT = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 1.0, 1e-300, 1 - 1e-16, -0.0, 5e-324]),
+)
+COUNTS = st.integers(-3, 10**6)
+ANY_SETTING = settings(max_examples=120, derandomize=True, database=None, deadline=None)
+
+
+def _named(error, names):
+    return any(name in str(error) for name in names)
+
+
+@given(epsilon=ANY_FLOAT, delta=ANY_FLOAT, alpha=ANY_FLOAT)
+@ANY_SETTING
+def test_cap_at_any_input(epsilon, delta, alpha):
+    try:
+        cap = auditing.max_true_positive_rate(epsilon, delta, alpha)
+    except ValueError as error:
+        assert _named(error, ("epsilon", "delta", "false_positive_rate")), error
+        return
+    assert 0.0 <= cap <= 1.0 and cap >= min(alpha, 1.0) - 1e-12
+
+
+@given(tp=COUNTS, fn=COUNTS, fp=COUNTS, tn=COUNTS, confidence=ANY_FLOAT)
+@ANY_SETTING
+def test_lower_bound_at_any_counts(tp, fn, fp, tn, confidence):
+    names = ("true_positives", "false_negatives", "false_positives", "true_negatives")
+    try:
+        bound = auditing.epsilon_lower_bound(tp, fn, fp, tn, 0.0, confidence)
+    except ValueError as error:
+        assert _named(error, (*names, "confidence")), error
+        return
+    assert 0.0 <= bound < math.inf
+    # Never more than what the same counts would prove at a lower confidence.
+    if 0.5 < confidence < 1:
+        assert bound <= auditing.epsilon_lower_bound(tp, fn, fp, tn, 0.0, 0.5) + 1e-9
+
+
+@given(guesses=st.integers(-2, 5000), correct=st.integers(-2, 5000), confidence=ANY_FLOAT)
+@ANY_SETTING
+def test_one_run_bound_at_any_input(guesses, correct, confidence):
+    try:
+        bound = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)
+    except ValueError as error:
+        assert _named(error, ("guesses", "correct", "confidence")), error
+        return
+    assert 0.0 <= bound <= 60.0
