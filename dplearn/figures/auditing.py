@@ -1,0 +1,753 @@
+"""Figures MIA-1 to MIA-5: what epsilon lets a membership attacker do, and auditing a run.
+
+MIA-1 draws the attacker's plane (false-positive rate, true-positive rate) with the region
+(epsilon, delta)-DP allows and the curves of two mechanisms inside it; MIA-2 the tracing
+attack on published means; MIA-3 both attackers of lesson 11's training run beside the
+run's own curve; MIA-4 the lower bound an audit proves against its number of trials; MIA-5
+the one-run audit. Every number comes from ``dplearn.auditing``; this module only draws
+and caches.
+
+Speed: the attacks are simulated once per setting and cached (the strongest attacker on
+the canary's coordinate alone, a few tenths of a second; the black-box attacker's 300
+trained models, a few seconds once per process); sliders that need a new simulation or a
+new accountant run act when released.
+
+Taught in: 14-attack-the-model.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Polygon
+
+from dplearn import accounting, auditing, calibration, composition, training
+from dplearn.figures.controls import DELTA, EPSILON, Control
+from dplearn.figures.explorers import Explorer, register
+
+__all__ = [
+    "MNIST_RUN",
+    "LESSON11_STEPS",
+    "AttackerPlane",
+    "TracingAttack",
+    "CanaryAttacks",
+    "BoundAgainstTrials",
+    "OneRunAudit",
+]
+
+#: Lesson 11's MNIST-sized run: q = 256/60000, sigma = 1.1, 60 epochs = 14,063 steps.
+MNIST_RUN = (256 / 60000, 1.1, 14063)
+#: Steps of lesson 11's breast cancer run (30 epochs at q = 32/427).
+LESSON11_STEPS = int(
+    training.steps_for_epochs(auditing.LESSON11_RUN.epochs, auditing.LESSON11_RUN.sampling_rate)
+)
+TARGET_DELTA = 1e-5
+#: Seeds of the simulated attacks (audit trials, and the calibration runs that pick the
+#: threshold), and how many trials of each kind.
+STRONGEST_SEED, STRONGEST_CALIBRATION_SEED = 1401, 1402
+STRONGEST_TRIALS, STRONGEST_CALIBRATION_TRIALS = 5000, 5000
+BLACK_BOX_SEED, BLACK_BOX_CALIBRATION_SEED = 1403, 1404
+BLACK_BOX_TRIALS, BLACK_BOX_CALIBRATION_TRIALS = 100, 50
+TRACING_SEED, TRACING_PEOPLE, TRACING_DATA_SETS = 1405, 100, 20
+ONE_RUN_SEED, ONE_RUN_CANARIES, ONE_RUN_GUESSES = 1406, 1000, 100
+
+REGION_COLOR = "0.2"
+GAUSSIAN_COLOR = "tab:blue"
+RUN_COLOR = "tab:orange"
+STRONG_COLOR = "tab:red"
+BLACK_BOX_COLOR = "tab:purple"
+CHANCE_COLOR = "0.6"
+MARK_COLOR = "black"
+
+FPR_GRID = np.geomspace(1e-4, 1.0, 400)
+
+
+def _released(control):
+    return control.replace(on_release=True)
+
+
+FALSE_POSITIVE_RATE = Control(
+    "FPR α", 0.001, 0.5, log=True, description="the attack's false-positive rate alpha"
+)
+
+
+def _legend_beside(ax, handles):
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+
+
+def _roc_axes(ax, title):
+    ax.set_xscale("log")
+    ax.set_xlim(1e-3, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel("false-positive rate α (log scale)")
+    ax.set_ylabel("true-positive rate")
+    ax.set_title(title)
+    ax.plot(FPR_GRID, FPR_GRID, color=CHANCE_COLOR, ls=":", lw=1)
+
+
+@functools.lru_cache(maxsize=8)
+def _run_curve(rate, sigma, steps):
+    values = np.asarray(auditing.dp_sgd_max_true_positive_rate(rate, sigma, steps, FPR_GRID))
+    values.setflags(write=False)
+    return values
+
+
+@functools.lru_cache(maxsize=64)
+def _run_epsilon(rate, sigma, steps, delta):
+    return float(accounting.dp_sgd_epsilon(rate, sigma, steps, delta))
+
+
+def _gaussian_curve(epsilon, delta, alphas):
+    """The Gaussian mechanism calibrated to (epsilon, delta): 1 - G_mu(alpha), mu = 1/sigma."""
+    sigma = float(calibration.gaussian_sigma_analytic(epsilon, delta))
+    return 1.0 - np.asarray(composition.gaussian_tradeoff(1.0 / sigma, alphas))
+
+
+def _percent(value):
+    return f"{100 * value:.3g} %"
+
+
+# ---------------------------------------------------------------------------
+# MIA-1: the attacker's plane
+# ---------------------------------------------------------------------------
+
+
+@register
+class AttackerPlane(Explorer):
+    """MIA-1: the (false-positive rate, true-positive rate) plane of a membership attacker.
+
+    The region (epsilon, delta)-DP allows lies under min(1, e^epsilon alpha + delta,
+    1 - e^-epsilon (1 - delta - alpha)); inside it, the Gaussian mechanism calibrated to the
+    same (epsilon, delta), and lesson 11's DP-SGD run (q = 256/60000, sigma = 1.1, 14,063
+    steps: epsilon 2.38 at delta 1e-5) from its PLD. At alpha = 1 %, delta = 1e-5 the region
+    allows 0.0272, 0.1081, 0.546 and 0.9997 at epsilon = 1, 2.38, 4 and 8.
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+
+    figure_id = "MIA-1"
+    title = "What (epsilon, delta) lets a membership attacker do"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
+        "delta": DELTA.replace(minimum=1e-10, maximum=1e-2),
+        "false_positive_rate": FALSE_POSITIVE_RATE,
+    }
+    defaults = {"epsilon": 2.38, "delta": TARGET_DELTA, "false_positive_rate": 0.01}
+    figsize = (9.5, 4.0)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        _roc_axes(ax, "MIA-1 · the region (ε, δ) allows, and two mechanisms inside it")
+        self.region = Polygon(np.zeros((3, 2)), closed=True, color=REGION_COLOR, alpha=0.12)
+        ax.add_patch(self.region)
+        (self.boundary,) = ax.plot([], [], color=REGION_COLOR, lw=2.2)
+        (self.gaussian,) = ax.plot([], [], color=GAUSSIAN_COLOR, lw=1.8, ls="--")
+        (self.run,) = ax.plot(FPR_GRID, _run_curve(*MNIST_RUN), color=RUN_COLOR, lw=1.8, ls="-.")
+        (self.alpha_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.region_mark,) = ax.plot([], [], "o", color=REGION_COLOR, ms=7)
+        (self.gaussian_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6)
+        (self.run_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=7)
+        self.moving(
+            self.region,
+            self.boundary,
+            self.gaussian,
+            self.alpha_line,
+            self.region_mark,
+            self.gaussian_mark,
+            self.run_mark,
+        )
+        _legend_beside(
+            ax,
+            [
+                Line2D([], [], color=REGION_COLOR, lw=2.2, marker="o", label="(ε, δ)-DP's cap"),
+                Line2D(
+                    [],
+                    [],
+                    color=GAUSSIAN_COLOR,
+                    lw=1.8,
+                    ls="--",
+                    marker="s",
+                    label="Gaussian mechanism\nat the same (ε, δ)",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=RUN_COLOR,
+                    lw=1.8,
+                    ls="-.",
+                    marker="^",
+                    label="lesson 11's DP-SGD run\n(ε = 2.38 at δ = 1e-5)",
+                ),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
+                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's α"),
+            ],
+        )
+
+    def _apply(self, epsilon, delta, false_positive_rate):
+        alpha = false_positive_rate
+        caps = np.asarray(auditing.max_true_positive_rate(epsilon, delta, FPR_GRID))
+        self.boundary.set_data(FPR_GRID, caps)
+        self.region.set_xy(
+            np.vstack([np.column_stack([FPR_GRID, caps]), [[1.0, 0.0], [FPR_GRID[0], 0.0]]])
+        )
+        self.gaussian.set_data(FPR_GRID, _gaussian_curve(epsilon, delta, FPR_GRID))
+        region = auditing.max_true_positive_rate(epsilon, delta, alpha)
+        gaussian = float(_gaussian_curve(epsilon, delta, alpha))
+        run = float(auditing.dp_sgd_max_true_positive_rate(*MNIST_RUN, alpha))
+        self.alpha_line.set_data([alpha, alpha], [0.0, 1.0])
+        self.region_mark.set_data([alpha], [region])
+        self.gaussian_mark.set_data([alpha], [gaussian])
+        self.run_mark.set_data([alpha], [run])
+        self.state = dict(
+            epsilon=epsilon, delta=delta, alpha=alpha, region=region, gaussian=gaussian, run=run
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "highest TPR, (ε, δ)-DP": s["region"],
+            "Gaussian at (ε, δ)": s["gaussian"],
+            "lesson 11's run": s["run"],
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"The attacker's plane: at a false-positive rate of {_percent(s['alpha'])}, "
+            f"({s['epsilon']:.3g}, {s['delta']:.2g})-DP lets a membership test reach a "
+            f"true-positive rate of at most {s['region']:.4g} (solid line and circle); the "
+            f"Gaussian mechanism at the same (ε, δ) allows {s['gaussian']:.4g} (dashed, "
+            f"square) and lesson 11's training run {s['run']:.4g} (dash-dotted, triangle)."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MIA-2: tracing published means
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _tracing(attributes, epsilon):
+    return auditing.tracing_scores(
+        TRACING_PEOPLE,
+        attributes,
+        epsilon,
+        TARGET_DELTA,
+        TRACING_DATA_SETS,
+        rng=np.random.default_rng(TRACING_SEED),
+    )
+
+
+@register
+class TracingAttack(Explorer):
+    """MIA-2: membership from published means (tracing), exact and with Gaussian noise.
+
+    n = 100 people, d binary attributes; the attacker scores a target by
+    <target - reference, published means - reference> (``dplearn.auditing.tracing_scores``),
+    20 seeded data sets. The ROC with exact means and with noise calibrated to
+    (epsilon, 1e-5), beside the cap (epsilon, 1e-5)-DP puts on any attack.
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+
+    figure_id = "MIA-2"
+    title = "Membership from published means: the tracing attack"
+    controls = {
+        "epsilon": _released(EPSILON.replace(minimum=0.1, maximum=20.0)),
+        "attributes": _released(
+            Control("attributes d", 100, 3000, integer=True, description="binary attributes")
+        ),
+    }
+    defaults = {"epsilon": 1.0, "attributes": 1000}
+    figsize = (9.5, 4.0)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        _roc_axes(ax, "MIA-2 · tracing 100 people from the means of their attributes")
+        (self.cap,) = ax.plot([], [], color=REGION_COLOR, lw=2.0)
+        (self.exact,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8, drawstyle="steps-post")
+        (self.noisy,) = ax.plot(
+            [], [], color=GAUSSIAN_COLOR, lw=1.8, ls="--", drawstyle="steps-post"
+        )
+        (self.alpha_line,) = ax.plot([0.05, 0.05], [0, 1], color=MARK_COLOR, ls=":", lw=1)
+        (self.exact_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=7)
+        (self.noisy_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6)
+        self.moving(
+            self.cap, self.exact, self.noisy, self.alpha_line, self.exact_mark, self.noisy_mark
+        )
+        _legend_beside(
+            ax,
+            [
+                Line2D([], [], color=STRONG_COLOR, lw=1.8, marker="o", label="exact means"),
+                Line2D(
+                    [],
+                    [],
+                    color=GAUSSIAN_COLOR,
+                    lw=1.8,
+                    ls="--",
+                    marker="s",
+                    label="means + Gaussian noise\nat (ε, 1e-5)",
+                ),
+                Line2D([], [], color=REGION_COLOR, lw=2.0, label="(ε, 1e-5)-DP's cap"),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
+                Line2D([], [], color=MARK_COLOR, ls=":", label="α = 5 %"),
+            ],
+        )
+
+    def _apply(self, epsilon, attributes):
+        exact = _tracing(int(attributes), math.inf)
+        noisy = _tracing(int(attributes), float(epsilon))
+        self.exact.set_data(*auditing.roc(exact))
+        self.noisy.set_data(*auditing.roc(noisy))
+        self.cap.set_data(
+            FPR_GRID, auditing.max_true_positive_rate(epsilon, TARGET_DELTA, FPR_GRID)
+        )
+        exact_tpr = auditing.true_positive_rate_at(exact, 0.05)
+        noisy_tpr = auditing.true_positive_rate_at(noisy, 0.05)
+        self.exact_mark.set_data([0.05], [exact_tpr])
+        self.noisy_mark.set_data([0.05], [noisy_tpr])
+        cap = auditing.max_true_positive_rate(epsilon, TARGET_DELTA, 0.05)
+        self.state = dict(
+            epsilon=epsilon, attributes=int(attributes), exact=exact_tpr, noisy=noisy_tpr, cap=cap
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "TPR at 5 %, exact means": s["exact"],
+            "TPR at 5 %, noisy means": s["noisy"],
+            "cap of (ε, 1e-5)-DP": s["cap"],
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"ROC curves of the tracing attack on 100 people with {s['attributes']} attributes: "
+            f"at a false-positive rate of 5 % it finds {_percent(s['exact'])} of the members "
+            f"from the exact means (solid, circle) and {_percent(s['noisy'])} from means with "
+            f"noise at ε = {s['epsilon']:.3g} (dashed, square), under the cap "
+            f"{_percent(s['cap'])} that (ε, 1e-5)-DP allows."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MIA-3: both attackers of lesson 11's run beside its curve
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=2)
+def strongest_scores(calibration=False):
+    """The strongest attacker's scores on lesson 11's breast cancer run (cached)."""
+    run = auditing.LESSON11_RUN
+    seed, trials = (
+        (STRONGEST_CALIBRATION_SEED, STRONGEST_CALIBRATION_TRIALS)
+        if calibration
+        else (STRONGEST_SEED, STRONGEST_TRIALS)
+    )
+    return auditing.gradient_canary_scores(
+        run.sampling_rate,
+        run.noise_multiplier,
+        LESSON11_STEPS,
+        trials,
+        rng=np.random.default_rng(seed),
+    )
+
+
+def black_box_scores(calibration=False):
+    """The black-box attacker's scores on lesson 11's run (trained once, cached)."""
+    if calibration:
+        return auditing.black_box_canary_scores(
+            BLACK_BOX_CALIBRATION_TRIALS, seed=BLACK_BOX_CALIBRATION_SEED
+        )
+    return auditing.black_box_canary_scores(BLACK_BOX_TRIALS, seed=BLACK_BOX_SEED)
+
+
+def _lesson11_curve():
+    run = auditing.LESSON11_RUN
+    return _run_curve(run.sampling_rate, run.noise_multiplier, LESSON11_STEPS)
+
+
+def lesson11_epsilon(delta=TARGET_DELTA):
+    run = auditing.LESSON11_RUN
+    return _run_epsilon(run.sampling_rate, run.noise_multiplier, LESSON11_STEPS, delta)
+
+
+@register
+class CanaryAttacks(Explorer):
+    """MIA-3: the strongest attacker and a black-box attacker of lesson 11's run.
+
+    The run: DP-SGD of lesson 11's logistic regression on the breast cancer data (q =
+    32/427, sigma = 4, C = 1, 401 steps). The strongest attacker sees every noisy step
+    and a gradient canary (5,000 seeded runs with it, 5,000 without); the black-box one
+    sees only the final model and a canary example's loss (100 trained models with it, 100
+    without). Their empirical ROC beside the run's trade-off curve and the region of its
+    (epsilon, 1e-5).
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+
+    figure_id = "MIA-3"
+    title = "Auditing a training run: the strongest attacker and a black-box one"
+    controls = {"false_positive_rate": FALSE_POSITIVE_RATE}
+    defaults = {"false_positive_rate": 0.01}
+    figsize = (9.5, 4.0)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        _roc_axes(ax, "MIA-3 · two attackers of lesson 11's training run")
+        epsilon = lesson11_epsilon()
+        ax.plot(
+            FPR_GRID,
+            auditing.max_true_positive_rate(epsilon, TARGET_DELTA, FPR_GRID),
+            color=REGION_COLOR,
+            lw=1.4,
+            ls="--",
+        )
+        ax.plot(FPR_GRID, _lesson11_curve(), color=RUN_COLOR, lw=2.2)
+        strongest, black_box = strongest_scores(), black_box_scores()
+        ax.plot(*auditing.roc(strongest), color=STRONG_COLOR, lw=1.4, drawstyle="steps-post")
+        ax.plot(
+            *auditing.roc(black_box),
+            color=BLACK_BOX_COLOR,
+            lw=1.4,
+            ls=":",
+            drawstyle="steps-post",
+        )
+        (self.alpha_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.curve_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=8)
+        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=6)
+        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=6)
+        self.moving(self.alpha_line, self.curve_mark, self.strong_mark, self.black_box_mark)
+        _legend_beside(
+            ax,
+            [
+                Line2D([], [], color=RUN_COLOR, lw=2.2, marker="^", label="the run's curve"),
+                Line2D(
+                    [],
+                    [],
+                    color=STRONG_COLOR,
+                    lw=1.4,
+                    marker="o",
+                    label="strongest attacker\n(every step, 5,000 runs)",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=BLACK_BOX_COLOR,
+                    lw=1.4,
+                    ls=":",
+                    marker="s",
+                    label="black-box attacker\n(final model, 100 runs)",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=REGION_COLOR,
+                    lw=1.4,
+                    ls="--",
+                    label=f"cap of (ε = {epsilon:.2f}, 1e-5)",
+                ),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
+            ],
+        )
+
+    def _apply(self, false_positive_rate):
+        alpha = false_positive_rate
+        run = auditing.LESSON11_RUN
+        curve = float(
+            auditing.dp_sgd_max_true_positive_rate(
+                run.sampling_rate, run.noise_multiplier, LESSON11_STEPS, alpha
+            )
+        )
+        strong = auditing.true_positive_rate_at(strongest_scores(), alpha)
+        black_box = auditing.true_positive_rate_at(black_box_scores(), alpha)
+        self.alpha_line.set_data([alpha, alpha], [0.0, 1.0])
+        self.curve_mark.set_data([alpha], [curve])
+        self.strong_mark.set_data([alpha], [strong])
+        self.black_box_mark.set_data([alpha], [black_box])
+        self.state = dict(alpha=alpha, curve=curve, strong=strong, black_box=black_box)
+
+    def numbers(self):
+        s = self.state
+        return {
+            "the run's curve": s["curve"],
+            "strongest attacker": s["strong"],
+            "black-box attacker": s["black_box"],
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"ROC curves of two attackers of lesson 11's run: at a false-positive rate of "
+            f"{_percent(s['alpha'])} the run's trade-off curve allows a true-positive rate of "
+            f"{s['curve']:.3f} (solid, triangle); the attacker that sees every step reaches "
+            f"{s['strong']:.3f} (red, circle), the one that sees only the final model "
+            f"{s['black_box']:.3f} (dotted, square)."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MIA-4: the lower bound against the number of trials
+# ---------------------------------------------------------------------------
+
+TRIAL_GRID = np.unique(np.round(np.geomspace(20, 10000, 25)).astype(int) // 2 * 2)
+
+
+@functools.lru_cache(maxsize=64)
+def audit_bounds(confidence, black_box=False):
+    """(trials, lower bounds) of an attacker's audit of lesson 11's run at each N of
+    TRIAL_GRID that its trials allow (cached per confidence)."""
+    scores = black_box_scores() if black_box else strongest_scores()
+    reference = black_box_scores(True) if black_box else strongest_scores(True)
+    largest = 2 * min(scores.members.size, scores.non_members.size)
+    trials = TRIAL_GRID[TRIAL_GRID <= largest]
+    bounds = np.array(
+        [
+            auditing.audit(scores, reference, int(n), TARGET_DELTA, confidence).epsilon
+            for n in trials
+        ]
+    )
+    bounds.setflags(write=False)
+    return trials, bounds
+
+
+@register
+class BoundAgainstTrials(Explorer):
+    """MIA-4: the lower bound on epsilon an audit proves, against its number of trials N.
+
+    Clopper-Pearson (Jagielski, Ullman & Oprea 2020) at delta = 1e-5, the threshold picked
+    on separate calibration runs; the strongest attacker up to N = 10,000, the black-box
+    attacker up to its 200 trained models; the accountant's epsilon above both.
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+
+    figure_id = "MIA-4"
+    title = "From trials to epsilon: the audit's lower bound against N"
+    controls = {
+        "trials": Control("trials N", 20, 10000, integer=True, description="audit trials"),
+        "confidence": _released(
+            Control("confidence", 0.8, 0.999, step=0.001, description="the bound's confidence")
+        ),
+    }
+    defaults = {"trials": 1000, "confidence": 0.95}
+    figsize = (9.5, 4.0)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_xscale("log")
+        ax.set_xlim(15, 13000)
+        self.epsilon = lesson11_epsilon()
+        ax.set_ylim(0.0, 1.15 * self.epsilon)
+        ax.set_xlabel("trials N (half with the canary, half without; log scale)")
+        ax.set_ylabel("ε proven (lower bound)")
+        ax.set_title("MIA-4 · what N trials prove about lesson 11's run, at δ = 1e-5")
+        ax.plot([15, 13000], [self.epsilon] * 2, color=RUN_COLOR, lw=2.0, ls="--")
+        (self.strong,) = ax.plot([], [], color=STRONG_COLOR, lw=1.6, marker="o", ms=4)
+        (self.black_box,) = ax.plot([], [], color=BLACK_BOX_COLOR, lw=1.6, ls=":", marker="s", ms=4)
+        (self.trials_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8)
+        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=8)
+        self.moving(
+            self.strong, self.black_box, self.trials_line, self.strong_mark, self.black_box_mark
+        )
+        _legend_beside(
+            ax,
+            [
+                Line2D(
+                    [],
+                    [],
+                    color=RUN_COLOR,
+                    lw=2.0,
+                    ls="--",
+                    label=f"the accountant's ε = {self.epsilon:.2f}",
+                ),
+                Line2D([], [], color=STRONG_COLOR, lw=1.6, marker="o", label="strongest attacker"),
+                Line2D(
+                    [],
+                    [],
+                    color=BLACK_BOX_COLOR,
+                    lw=1.6,
+                    ls=":",
+                    marker="s",
+                    label="black-box attacker\n(200 trained models)",
+                ),
+                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's N"),
+            ],
+        )
+
+    def _apply(self, trials, confidence):
+        trials = int(trials)
+        strong_trials, strong = audit_bounds(float(confidence))
+        black_trials, black = audit_bounds(float(confidence), black_box=True)
+        self.strong.set_data(strong_trials, strong)
+        self.black_box.set_data(black_trials, black)
+        strong_here = _audit(False, trials - trials % 2, float(confidence))
+        black_n = min(trials - trials % 2, 2 * BLACK_BOX_TRIALS)
+        black_here = _audit(True, black_n, float(confidence))
+        self.trials_line.set_data([trials, trials], [0.0, 1.15 * self.epsilon])
+        self.strong_mark.set_data([trials], [strong_here])
+        self.black_box_mark.set_data([black_n], [black_here])
+        self.state = dict(
+            trials=trials,
+            confidence=confidence,
+            strong=strong_here,
+            black_box=black_here,
+            black_trials=black_n,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "ε proven, strongest": s["strong"],
+            "ε proven, black box": s["black_box"],
+            "black-box trials used": s["black_trials"],
+            "accountant's ε": self.epsilon,
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"The lower bound on ε that an audit proves with {s['confidence']:.3g} confidence, "
+            f"against the number of trials: with N = {s['trials']:,} the strongest attacker "
+            f"proves ε ≥ {s['strong']:.3f} (red circles), the black-box attacker "
+            f"{s['black_box']:.3f} with its {s['black_trials']} trials (dotted squares); the "
+            f"accountant's ε is {self.epsilon:.3f} (dashed)."
+        )
+
+
+@functools.lru_cache(maxsize=512)
+def _audit(black_box, trials, confidence):
+    scores = black_box_scores() if black_box else strongest_scores()
+    reference = black_box_scores(True) if black_box else strongest_scores(True)
+    return auditing.audit(scores, reference, max(trials, 2), TARGET_DELTA, confidence).epsilon
+
+
+# ---------------------------------------------------------------------------
+# MIA-5: one training run
+# ---------------------------------------------------------------------------
+
+SHARE_GRID = np.linspace(0.5, 1.0, 26)
+
+
+@functools.lru_cache(maxsize=256)
+def one_run_curve(guesses, confidence):
+    """(share of right guesses, lower bound) at delta = 0 for r guesses (cached)."""
+    correct = np.unique(np.round(SHARE_GRID * guesses).astype(int))
+    bounds = np.array(
+        [auditing.one_run_epsilon_lower_bound(guesses, int(v), 0.0, confidence) for v in correct]
+    )
+    shares = correct / guesses
+    shares.setflags(write=False)
+    bounds.setflags(write=False)
+    return shares, bounds
+
+
+@functools.lru_cache(maxsize=1)
+def seeded_one_run():
+    """The one-run audit of one seeded training of lesson 11's model (1,000 canaries)."""
+    return auditing.one_run_audit(ONE_RUN_CANARIES, ONE_RUN_GUESSES, seed=ONE_RUN_SEED)
+
+
+@register
+class OneRunAudit(Explorer):
+    """MIA-5: auditing with one training run (Steinke, Nasr & Jagielski 2023).
+
+    m canaries, each in with probability 1/2; the auditor guesses about r of them and v
+    guesses are right; the lower bound on epsilon (delta = 0) against the share v / r
+    right. At r = 100, 80 right, 95 %: epsilon >= 0.958. The star: one seeded run of
+    lesson 11's model with 1,000 canaries, 100 guesses.
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+
+    figure_id = "MIA-5"
+    title = "Auditing with one training run"
+    controls = {
+        "guesses": _released(
+            Control("guesses r", 10, 1000, integer=True, description="canaries guessed about")
+        ),
+        "share_correct": Control(
+            "share right", 0.5, 1.0, step=0.01, description="share of the guesses that are right"
+        ),
+        "confidence": _released(
+            Control("confidence", 0.8, 0.999, step=0.001, description="the bound's confidence")
+        ),
+    }
+    defaults = {"guesses": 100, "share_correct": 0.8, "confidence": 0.95}
+    figsize = (9.5, 4.0)
+    top = 8.0
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_xlim(0.5, 1.0)
+        ax.set_ylim(0.0, self.top)
+        ax.set_xlabel("share of the r guesses that are right, v / r")
+        ax.set_ylabel("ε proven (lower bound, δ = 0)")
+        ax.set_title("MIA-5 · one training run, m canaries, r guesses")
+        audit = seeded_one_run()
+        ax.plot(
+            [audit.correct / audit.guesses],
+            [audit.epsilon],
+            "*",
+            color=BLACK_BOX_COLOR,
+            ms=14,
+            mec="black",
+            mew=0.6,
+        )
+        (self.curve,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8)
+        (self.share_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8)
+        self.moving(self.curve, self.share_line, self.mark)
+        _legend_beside(
+            ax,
+            [
+                Line2D([], [], color=STRONG_COLOR, lw=1.8, marker="o", label="bound at r guesses"),
+                Line2D(
+                    [],
+                    [],
+                    color=BLACK_BOX_COLOR,
+                    marker="*",
+                    ls="none",
+                    ms=12,
+                    mec="black",
+                    label=f"one run of lesson 11's\nmodel: {audit.correct} of "
+                    f"{audit.guesses} right",
+                ),
+                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's share"),
+            ],
+        )
+
+    def _apply(self, guesses, share_correct, confidence):
+        guesses = int(guesses)
+        shares, bounds = one_run_curve(guesses, float(confidence))
+        self.curve.set_data(shares, np.minimum(bounds, 2 * self.top))
+        correct = int(round(share_correct * guesses))
+        epsilon = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, float(confidence))
+        share = correct / guesses
+        self.share_line.set_data([share, share], [0.0, self.top])
+        self.mark.set_data([share], [min(epsilon, 2 * self.top)])
+        self.state = dict(guesses=guesses, correct=correct, confidence=confidence, epsilon=epsilon)
+
+    def numbers(self):
+        s = self.state
+        audit = seeded_one_run()
+        return {
+            "right guesses v": s["correct"],
+            "ε proven": s["epsilon"],
+            "one run of the model: ε proven": audit.epsilon,
+        }
+
+    def description(self):
+        s = self.state
+        audit = seeded_one_run()
+        return (
+            f"The lower bound on ε from one training run against the share of right guesses: "
+            f"{s['correct']} right out of {s['guesses']} proves ε ≥ {s['epsilon']:.3f} with "
+            f"{s['confidence']:.3g} confidence (circle on the solid curve); one seeded run of "
+            f"lesson 11's model with {audit.canaries} canaries got {audit.correct} of "
+            f"{audit.guesses} guesses right, proving ε ≥ {audit.epsilon:.3f} (star)."
+        )
