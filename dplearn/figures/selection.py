@@ -21,6 +21,7 @@ from matplotlib.patches import Patch
 from dplearn import composition, privacy_loss, selection, zcdp
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.sliders import exponent_control
 
 __all__ = [
     "SCORES",
@@ -430,7 +431,7 @@ class ManySelections(Explorer):
         "epsilon": EPSILON.replace(
             label=r"$\varepsilon$ each", minimum=0.01, maximum=1.0, description="per selection"
         ),
-        "delta": DELTA.replace(minimum=1e-9, maximum=1e-2),
+        "delta": exponent_control(DELTA.replace(minimum=1e-10, maximum=1e-2), digits=1),
     }
     defaults = {"k": 100, "epsilon": 0.1, "delta": 1e-6}
     figsize = (10.0, 3.6)
