@@ -224,7 +224,7 @@ class NoisyMax(Explorer):
     }
     defaults = {"epsilon": 1.0, "runner_up": 28.0, "sensitivity": 1.0}
     figsize = (10.0, 3.6)
-    grid = tuple(float(e) for e in np.geomspace(0.05, 10.0, 41))
+    grid = tuple(float(e) for e in np.geomspace(0.05, 10.0, 25))
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
