@@ -292,7 +292,8 @@ class NoisyMax(Explorer):
             f"against ε. At ε = {self.state['epsilon']:.3g} it is {here['laplace']:.4f} with "
             f"Laplace noise (dashed, squares), {here['gumbel']:.4f} with Gumbel noise, the "
             f"exponential mechanism (solid, circles), and {here['exponential']:.4f} with "
-            f"exponential noise, permute-and-flip (dotted, triangles), the highest."
+            f"exponential noise, permute-and-flip (dotted, triangles)"
+            + (", the highest." if here["exponential"] >= max(here.values()) else ".")
         )
 
 
