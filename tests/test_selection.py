@@ -559,3 +559,20 @@ def test_gaussian_rho_is_its_renyi_slope():
 def test_bad_input_is_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_renyi_divergence_of_a_selection_against_mpmath_and_within_rho():
+    from dplearn import renyi
+
+    epsilon = 2.0
+    pair = selection.loss_pair(SCORES, NEIGHBOUR, epsilon)
+    first = mp_exponential_mechanism(SCORES, epsilon, 1.0, False)
+    second = mp_exponential_mechanism(NEIGHBOUR, epsilon, 1.0, False)
+    for alpha in [1.5, 2.0, 7.0]:
+        directions = [
+            mpmath.log(mpmath.fsum(p**alpha * q ** (1 - alpha) for p, q in zip(a, b, strict=True)))
+            / (alpha - 1)
+            for a, b in ((first, second), (second, first))
+        ]
+        assert renyi.rdp(pair, alpha) == pytest.approx(float(max(directions)), rel=1e-12)
+        assert renyi.rdp(pair, alpha) <= zcdp.bounded_range_rho(epsilon) * alpha
