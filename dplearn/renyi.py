@@ -56,6 +56,8 @@ def rdp(pair, alpha):
       E_Q[(P / Q)^alpha]. The remove direction (mixture against one normal) is the larger
       one (Mironov, Talwar & Zhang, "Rényi differential privacy of the sampled Gaussian
       mechanism", 2019, Theorem 4).
+    - A selection (``privacy_loss.SelectionPair``, lesson 12): the sum over the candidates
+      ln sum_r P1[r]^alpha P2[r]^(1 - alpha) / (alpha - 1), in log space.
 
     Args:
       pair: a pair as above.
@@ -75,10 +77,25 @@ def rdp(pair, alpha):
         _check_subsampled_orders(alpha, ratio, rate)
         values = np.array([_subsampled_gaussian_rdp(rate, ratio, float(a)) for a in alpha.flat])
         return check.scalar_or_array(values.reshape(alpha.shape))
+    if isinstance(pair, privacy_loss.SelectionPair):
+        return check.scalar_or_array(_selection_rdp(pair, alpha))
     raise ValueError(
-        "pair must be a Gaussian or Laplace pair, or a Poisson-subsampled Gaussian "
-        f"(subsampling.poisson(gaussian(sigma), rate)), got {pair!r}"
+        "pair must be a Gaussian or Laplace pair, a Poisson-subsampled Gaussian "
+        f"(subsampling.poisson(gaussian(sigma), rate)) or a selection pair, got {pair!r}"
     )
+
+
+def _selection_rdp(pair, alpha):
+    """max over the two directions of ln sum_r P1[r]^alpha P2[r]^(1 - alpha) / (alpha - 1),
+    summed in log space over the candidates (the selection pair of lesson 12)."""
+    first = np.array(pair.log_probabilities_d1)
+    second = np.array(pair.log_probabilities_d2)
+    orders = np.asarray(alpha, dtype=float)[..., None]
+    with np.errstate(invalid="ignore"):
+        forward = special.logsumexp(orders * first + (1.0 - orders) * second, axis=-1)
+        backward = special.logsumexp(orders * second + (1.0 - orders) * first, axis=-1)
+    divergence = np.maximum(forward, backward) / (orders[..., 0] - 1.0)
+    return np.maximum(np.nan_to_num(divergence, nan=np.inf), 0.0)
 
 
 #: Largest order of the subsampled Gaussian (its binomial sum has alpha + 1 terms).

@@ -1,4 +1,5 @@
-"""Numbers written into the prose of lessons 02, 04, 06 and 07 are the numbers the package computes.
+"""Numbers written into the prose of lessons 02, 04, 06, 07 and 12 are the ones the package
+computes.
 
 Each claim recomputes one number (from the core, or a figure's own constant) and formats it
 the way the sentence writes it; the test finds that sentence in the lesson's markdown, so a
@@ -119,8 +120,32 @@ def lesson07():
     ]
 
 
+def lesson12():
+    from dplearn import composition, selection, zcdp
+    from dplearn.figures import selection as selection_figures
+
+    bounded = zcdp.to_epsilon(100 * zcdp.bounded_range_rho(0.1), 1e-6)
+    pair = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 0.1)
+    assert composition.compose(pair, 100).epsilon_for_delta(1e-6) < bounded
+    lengths = selection.sepal_lengths()
+    candidates = selection_figures.CANDIDATES
+    # Where the two medians' errors cross: between 0.04 and 0.05.
+    low, high = (selection_figures.median_errors(e)[:2] for e in (0.04, 0.05))
+    assert low[0] > low[1] and high[0] < high[1]
+    return [
+        f"That one pair needs less than the bounded-range ${bounded:.2f}$",
+        f"all {candidates.size} counts",
+        f"the {lengths.size} iris flowers",
+        f"median {np.median(lengths):.1f} cm",
+        f"from {candidates[0]:.1f} to {candidates[-1]:.1f} cm by 0.1 cm",
+        f"over {selection_figures.HISTOGRAM_DRAWS:,} seeded draws",
+        "wins from $\\varepsilon \\approx 0.05$ up",
+    ]
+
+
 @pytest.mark.parametrize(
-    ("prefix", "claims"), [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07)]
+    ("prefix", "claims"),
+    [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07), ("12", lesson12)],
 )
 def test_prose_numbers_are_computed(prefix, claims):
     text = markdown(prefix)

@@ -63,6 +63,7 @@ from dplearn.composition.exact import (
     ComposedLaplace,
     ComposedPair,
     ComposedRandomizedResponse,
+    ComposedSelection,
     compose,
     laplace_epsilon_for_delta,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "ComposedLaplace",
     "ComposedDiscreteLaplace",
     "ComposedRandomizedResponse",
+    "ComposedSelection",
     "compose",
     "laplace_epsilon_for_delta",
     "basic",

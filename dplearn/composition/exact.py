@@ -31,6 +31,7 @@ from dplearn.composition._laplace import (
     tilted_pieces_plain,
 )
 from dplearn.composition.law import Lattice, LossLaw
+from dplearn.privacy_loss._selection import atoms_hockey
 
 __all__ = [
     "ComposedPair",
@@ -38,6 +39,7 @@ __all__ = [
     "ComposedLaplace",
     "ComposedDiscreteLaplace",
     "ComposedRandomizedResponse",
+    "ComposedSelection",
     "compose",
     "laplace_epsilon_for_delta",
     "LAPLACE_CLOSED_FORM_MAX_K",
@@ -556,6 +558,103 @@ class ComposedRandomizedResponse(_LatticeComposition):
         self._lattice = Lattice(self.k, base.max_loss, masses, stride=2)
 
 
+#: Most atoms an exact composition of selections keeps (k-fold sums of a few losses).
+SELECTION_MAX_ATOMS = 200_000
+
+
+class ComposedSelection(ComposedPair):
+    """k selections (``privacy_loss.SelectionPair``): a loss with finitely many atoms.
+
+    The k-fold loss takes every sum of k single losses; its atoms are built by k - 1
+    outer sums, merging sums equal to 1e-12 into their largest (the safe side), with
+    masses under both A(D1) and A(D2) multiplied in log space. Offered while there are at
+    most SELECTION_MAX_ATOMS of them; beyond, ``pld_bracket`` composes the single
+    selection on a grid.
+
+    Taught in: 12-choose-privately.ipynb
+    """
+
+    def __init__(self, base, k):
+        super().__init__(base, k)
+        values, log_d1, log_d2 = base._values, base._log_masses, base._log_masses_d2
+        for _ in range(self.k - 1):
+            sums = (values[:, None] + base._values[None, :]).ravel()
+            first = (log_d1[:, None] + base._log_masses[None, :]).ravel()
+            second = (log_d2[:, None] + base._log_masses_d2[None, :]).ravel()
+            order = np.argsort(-sums, kind="stable")
+            sums, first, second = sums[order], first[order], second[order]
+            # A new atom wherever a sum is clearly below the previous one.
+            gaps = sums[:-1] - sums[1:]
+            new = np.concatenate([[True], gaps > 1e-12 * np.maximum(1.0, np.abs(sums[1:]))])
+            starts = np.flatnonzero(new)
+            if starts.size > SELECTION_MAX_ATOMS:
+                raise ValueError(
+                    f"k must be small enough that the composed selection has at most "
+                    f"{SELECTION_MAX_ATOMS} loss values, got k={k} (use pld_bracket)"
+                )
+            values = sums[starts]
+            group = np.cumsum(new) - 1
+            log_d1 = _grouped_logsumexp(first, group, starts.size)
+            log_d2 = _grouped_logsumexp(second, group, starts.size)
+        self._values, self._log_masses, self._log_masses_d2 = values, log_d1, log_d2
+
+    @property
+    def loss_atoms(self):
+        """The loss values (decreasing) and their masses under A(D1)."""
+        return self._values.copy(), np.exp(self._log_masses)
+
+    @property
+    def loss_mean(self):
+        """E[L] = k times one selection's KL divergence."""
+        return self.k * self.base.loss_mean
+
+    @property
+    def _single_loss_std(self):
+        values, masses = self.base.loss_atoms
+        return float(np.sqrt(max(np.dot((values - self.base.loss_mean) ** 2, masses), 0.0)))
+
+    @property
+    def _support(self):
+        return float(self._values[-1]), float(self._values[0])
+
+    def continuous_range(self, tail_mass):
+        return np.nan, np.nan
+
+    def loss_density(self, x):
+        """No continuous part: zeros."""
+        return check.scalar_or_array(np.zeros(np.shape(checked_real("x", x))))
+
+    def exceeds(self, x):
+        x = np.asarray(x, dtype=float)
+        return ((self._values > x[..., None]) * np.exp(self._log_masses)).sum(axis=-1)
+
+    def exceeds_d2(self, x):
+        x = np.asarray(x, dtype=float)
+        return ((self._values > x[..., None]) * np.exp(self._log_masses_d2)).sum(axis=-1)
+
+    def hockey(self, x):
+        with np.errstate(under="ignore"):
+            return np.exp(atoms_hockey(self._values, self._log_masses, x))
+
+    def quantile_from_top(self, p):
+        masses = np.exp(self._log_masses)
+        above = np.concatenate([[0.0], np.cumsum(masses)[:-1]])
+        index = np.searchsorted(above, np.asarray(p, dtype=float), side="right") - 1
+        return self._values[np.clip(index, 0, self._values.size - 1)]
+
+
+def _grouped_logsumexp(log_values, group, count):
+    """logsumexp of log_values within each group (0 .. count - 1), in one pass."""
+    peak = np.full(count, -np.inf)
+    np.maximum.at(peak, group, log_values)
+    safe_peak = np.where(np.isfinite(peak), peak, 0.0)
+    with np.errstate(under="ignore"):
+        totals = np.zeros(count)
+        np.add.at(totals, group, np.exp(log_values - safe_peak[group]))
+    with np.errstate(divide="ignore"):
+        return np.log(totals) + safe_peak
+
+
 def _convolve_power(single, k):
     """The k-fold convolution of a probability vector with itself, by repeated squaring."""
     result = np.array([1.0])
@@ -579,8 +678,11 @@ def _compose_cached(pair, k):
         return ComposedDiscreteLaplace(pair, k)
     if isinstance(pair, privacy_loss.RandomizedResponse):
         return ComposedRandomizedResponse(pair, k)
+    if isinstance(pair, privacy_loss.SelectionPair):
+        return ComposedSelection(pair, k)
     raise ValueError(
-        f"pair must be a Laplace, Gaussian, discrete Laplace or randomised response pair, "
+        f"pair must be a Laplace, Gaussian, discrete Laplace, randomised response or "
+        "selection pair, "
         f"got {pair!r} "
         "(composition of this pair is not supported)"
     )
@@ -591,7 +693,8 @@ def compose(pair, k):
 
     Args:
       pair: a pair from ``dplearn.privacy_loss``: ``laplace``, ``gaussian``,
-        ``discrete_laplace`` or ``randomized_response`` (others raise a ValueError).
+        ``discrete_laplace``, ``randomized_response`` or a ``SelectionPair`` (others
+        raise a ValueError).
       k: number of releases, a whole number >= 1.
 
     Returns:

@@ -10,11 +10,11 @@ its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (IN
 ``plrv`` (PLRV-1 to PLRV-3, PLRV-ODDS, PLRV-10) and ``delta`` (PLRV-4 to PLRV-9,
 PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
 (NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
-``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*) and
-``auditing`` (MIA-*). Importing the package imports all of them, as the export's
-``explorers.load_all`` does (which also finds a new topic module by itself). Each figure
-object draws on the numerical core (``dplearn.privacy_loss``, ``dplearn.calibration``,
-...), which never plots.
+``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*),
+``selection`` (SEL-*) and ``auditing`` (MIA-*). Importing the package imports all of them, as
+the export's ``explorers.load_all`` does (which also finds a new topic module by itself).
+Each figure object draws on the numerical core (``dplearn.privacy_loss``,
+``dplearn.calibration``, ...), which never plots.
 
 Taught in: every lesson notebook.
 """
@@ -30,6 +30,7 @@ from dplearn.figures import (
     noise,
     plrv,
     profiles,
+    selection,
     subsampling,
     training,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "noise",
     "plrv",
     "profiles",
+    "selection",
     "subsampling",
     "training",
 ]

@@ -27,6 +27,7 @@ The package, one family a module (``from dplearn import privacy_loss`` gives the
 - ``_laplace``: Laplace, discrete Laplace (geometric) and thresholded Laplace noise.
 - ``_gaussian``: Gaussian noise and ``gaussian_log_delta``.
 - ``_randomized_response``: randomised response.
+- ``_selection``: a selection among finitely many candidates (lesson 12).
 - ``_events``: what an output or a set of outputs tells: the attacker's posterior odds,
   binned outputs and the delta of each set of bins.
 
@@ -52,6 +53,7 @@ from dplearn.privacy_loss._laplace import (
 )
 from dplearn.privacy_loss._pair import PrivacyLossPair
 from dplearn.privacy_loss._randomized_response import RandomizedResponse, randomized_response
+from dplearn.privacy_loss._selection import SelectionPair
 
 __all__ = [
     "PrivacyLossPair",
@@ -66,6 +68,7 @@ __all__ = [
     "gaussian_log_delta",
     "RandomizedResponse",
     "randomized_response",
+    "SelectionPair",
     "laplace_step_widths",
     "output_at_position",
     "posterior_odds",

@@ -1,0 +1,18 @@
+"""Independent values of lesson 12's exercises: the closed forms at 40 digits."""
+
+import mpmath
+
+mpmath.mp.dps = 40
+
+
+def _first_of(scores, factor):
+    """P[first] of the exponential mechanism with weights e^(factor * u)."""
+    weights = [mpmath.exp(mpmath.mpf(factor) * u) for u in scores]
+    return weights[0] / mpmath.fsum(weights)
+
+
+INDEPENDENT = {
+    "12.em-probability": lambda: _first_of((10, 8, 5), mpmath.mpf(1) / 2),
+    "12.monotone-best": lambda: _first_of((50, 49, 46), mpmath.mpf("0.5")),
+    "12.rho-adds": lambda: 50 * mpmath.mpf("0.2") ** 2 / 8 + 10 * mpmath.mpf(1) / (2 * 25),
+}
