@@ -445,6 +445,14 @@ def check_page(page, name, screenshots, where):
     return headings
 
 
+def listen_to_console(page):
+    """A list that collects the page's console messages and uncaught errors."""
+    console = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
+    return console
+
+
 def assert_bars_link_the_neighbours(page, index, base):
     """The lesson's header and footer bars link its neighbours and the contents page.
 
@@ -468,11 +476,16 @@ def test_lesson_in_voila(notebook, browser, voila_site, screenshots):
     from tests.test_browser_exercises import check_exercises
 
     page = browser.new_page()
+    console = listen_to_console(page)
     try:
         page.goto(voila_site.base + notebook.name, timeout=90_000)
         check_page(page, notebook.name, screenshots, "voila")
         assert_bars_link_the_neighbours(page, NOTEBOOKS.index(notebook), voila_site.base)
         check_exercises(page, notebook, screenshots)
+    except AssertionError as error:
+        # What the page's scripts said (a widget that failed to render says why there).
+        tail = "\n  ".join(console[-40:])
+        raise AssertionError(f"{error}\nthe page's console (last 40):\n  {tail}") from error
     finally:
         page.close()
 

@@ -15,6 +15,7 @@ without npm or chromium the test is skipped.
 """
 
 import asyncio
+import concurrent.futures
 import contextlib
 import pathlib
 import subprocess
@@ -67,6 +68,13 @@ async def two_learners(hub):
     return learners, opened, moves, problems
 
 
+def run_apart(coroutine):
+    """Runs coroutine to its end in a thread of its own: the session's Chromium (Playwright's
+    sync API, tests/conftest.py) keeps an event loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 @contextlib.contextmanager
 def busy_machine(count=BUSY_PROCESSES):
     """count processes that each keep one core busy, stopped on exit."""
@@ -88,7 +96,7 @@ def hub_log_tail(hub, count=60):
 def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_path):
     with busy_machine(), rehearsal.LocalHub(tmp_path / "hub") as hub:
         try:
-            learners, opened, moves, problems = asyncio.run(two_learners(hub))
+            learners, opened, moves, problems = run_apart(two_learners(hub))
         except Exception as error:
             message = f"{error}\nthe hub's log (last lines):\n{hub_log_tail(hub)}"
             raise AssertionError(message) from error
