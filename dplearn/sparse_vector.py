@@ -419,9 +419,7 @@ def counterexample(variant, queries):
     if variant == "no stop":
         low = queries // 2
         first = np.concatenate([np.zeros(low), np.ones(queries - low)])
-        return dict(
-            answers1=first, answers2=1.0 - first, threshold=0.5, outcome=first.astype(bool)
-        )
+        return dict(answers1=first, answers2=1.0 - first, threshold=0.5, outcome=first.astype(bool))
     first = np.zeros(queries)
     second = np.concatenate([np.ones(queries - 1), [0.0]])
     return dict(answers1=first, answers2=second, threshold=0.0, outcome=(queries - 1, -10.0))
@@ -592,4 +590,3 @@ def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):
         released=2.0 * positives * unit,
         all_answers=queries * unit,
     )
-

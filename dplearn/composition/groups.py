@@ -46,12 +46,8 @@ def _checked_group(epsilon, delta, group_size):
 
 
 def _log_chain_factor(epsilon, group_size):
-    """ln sum_(j < g) e^(j epsilon) = ln((e^(g epsilon) - 1) / (e^epsilon - 1)), ln g at
-    epsilon = 0, without overflow or cancellation (expm1 for small epsilon)."""
-    if epsilon == 0:
-        return math.log(group_size)
-    if group_size * epsilon < 700:
-        return math.log(math.expm1(group_size * epsilon) / math.expm1(epsilon))
+    """ln sum_(j < g) e^(j epsilon) = ln((e^(g epsilon) - 1) / (e^epsilon - 1)) for large
+    g epsilon, where e^(g epsilon) overflows."""
     return (
         (group_size - 1) * epsilon
         + math.log(-math.expm1(-group_size * epsilon))
@@ -80,6 +76,11 @@ def group_privacy(epsilon, delta, group_size):
     epsilon, delta, group_size = _checked_group(epsilon, delta, group_size)
     if delta == 0:
         return group_size * epsilon, 0.0
+    if epsilon == 0:
+        return 0.0, min(1.0, group_size * delta)
+    if group_size * epsilon < 700:
+        factor = math.expm1(group_size * epsilon) / math.expm1(epsilon)
+        return group_size * epsilon, min(1.0, delta * factor)
     log_delta = math.log(delta) + _log_chain_factor(epsilon, group_size)
     return group_size * epsilon, math.exp(min(log_delta, 0.0))
 
