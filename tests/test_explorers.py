@@ -100,7 +100,7 @@ def test_unknown_parameter_is_rejected(explorer):
 
 def test_figures_come_in_course_order():
     sections = list(dict.fromkeys(figure_id.partition("-")[0] for figure_id in EXPLORERS))
-    assert sections == ["INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD"]
+    assert sections == ["INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD", "MANY"]
     for section in sections:
         numbers = [
             int(figure_id.partition("-")[2])

@@ -10,7 +10,8 @@ its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (IN
 ``plrv`` (PLRV-1 to PLRV-3, PLRV-ODDS, PLRV-10) and ``delta`` (PLRV-4 to PLRV-9,
 PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
 (NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
-``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*) and ``training`` (SGD-*).
+``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*) and
+``many_queries`` (MANY-*).
 Importing the package imports all of them, as the export's ``explorers.load_all`` does
 (which also finds a new topic module by itself). Each figure object draws on the
 numerical core (``dplearn.privacy_loss``, ``dplearn.calibration``, ...), which never plots.
@@ -24,6 +25,7 @@ from dplearn.figures import (
     delta,
     gaussian,
     intro,
+    many_queries,
     mechanisms,
     noise,
     plrv,
@@ -40,6 +42,7 @@ __all__ = [
     "explore",
     "gaussian",
     "intro",
+    "many_queries",
     "mechanisms",
     "noise",
     "plrv",
