@@ -620,7 +620,7 @@ class SparseSavings(Explorer):
     }
     defaults = {"queries": 1000, "positives": 5, "epsilon": 1.0}
     figsize = (10.0, 3.8)
-    cs = np.arange(1, 1001)
+    cs = np.geomspace(1, 5000, 200)
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
@@ -632,7 +632,7 @@ class SparseSavings(Explorer):
         (self.marks,) = ax.plot([], [], "o", color="black", ms=6)
         (self.crossing,) = ax.plot([], [], "X", color=GOOD_COLOR, ms=10, mec="black")
         self.moving(self.comparison, self.released, self.all_answers, self.marks, self.crossing)
-        ax.set_xlim(0.8, 1250)
+        ax.set_xlim(0.8, 6000)
         ax.set_ylim(0.1, 1e6)
         ax.set_xlabel("positives $c$ (queries above the threshold)")
         ax.set_ylabel("Laplace scale")
