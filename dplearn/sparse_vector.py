@@ -67,6 +67,7 @@ __all__ = [
     "sparse_probabilities",
     "sample_sparse",
     "sparse_noise_scales",
+    "above_threshold_accuracy",
 ]
 
 #: The broken variants of ``counterexample`` and ``worst_loss``.
@@ -562,6 +563,24 @@ def sample_sparse(answers, threshold, epsilon, positives, sensitivity=1.0, *, rn
                 break
             noisy_threshold = threshold + rng.laplace(0.0, threshold_scale)
     return tuple(found)
+
+
+def above_threshold_accuracy(queries, beta, epsilon, sensitivity=1.0):
+    """The margin alpha within which AboveThreshold may err, with probability beta.
+
+    Dwork & Roth 2014, Theorem 3.24: with probability at least 1 - beta, AboveThreshold
+    on m queries stops at no query whose answer is below T - alpha, and passes no query
+    whose answer is above T + alpha before it stops, for
+    alpha = 8 Delta (ln m + ln(2 / beta)) / epsilon. Answers farther than alpha from T
+    are classified right; a threshold is chosen with that margin in mind.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+    queries = check.positive_integer("queries", queries)
+    beta = check.probability_open("beta", beta, scalar=True)
+    epsilon = check.positive("epsilon", epsilon, scalar=True)
+    sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
+    return 8.0 * sensitivity * (math.log(queries) + math.log(2.0 / beta)) / epsilon
 
 
 def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):

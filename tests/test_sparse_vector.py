@@ -294,6 +294,15 @@ def test_sparse_noise_scales_at_section_h():
     assert scales == dict(threshold=10.0, comparison=20.0, released=10.0, all_answers=1000.0)
 
 
+def test_above_threshold_accuracy_is_dwork_and_roths_margin():
+    alpha = sv.above_threshold_accuracy(1000, 0.05, 1.0)
+    assert alpha == pytest.approx(8 * float(mpmath.log(1000) + mpmath.log(40)), rel=1e-14)
+    # The margin holds in a seeded simulation: answers at T - alpha never stop it first.
+    answers = np.concatenate([np.full(999, 10 - alpha), [10 + alpha]])
+    outcomes = sv.sample_above_threshold(answers, 10, 1.0, rng=np.random.default_rng(4), size=400)
+    assert np.mean(outcomes == 999) >= 0.95
+
+
 # ---------------------------------------------------------------- group privacy
 
 
@@ -358,6 +367,7 @@ def test_parallel_composition():
         (lambda: composition.group_privacy(1, 2, 2), "delta"),
         (lambda: composition.parallel_composition([]), "epsilons"),
         (lambda: composition.count_noise_scales(1, 0), "counts"),
+        (lambda: sv.above_threshold_accuracy(10, 1.5, 1), "beta"),
     ],
 )
 def test_bad_input_is_named(call, name):
