@@ -447,7 +447,7 @@ class AboveThresholdLaw(Explorer):
 
 MAX_QUERIES = 50
 #: Numbers of queries at which AboveThreshold's worst loss is drawn on the no-stop pair.
-ABOVE_THRESHOLD_QUERIES = (1, 2, 4, 7, 12, 20, 30, 40, 50)
+ABOVE_THRESHOLD_QUERIES = (1, 2, 5, 10, 20, 35, 50)
 
 
 @functools.lru_cache(maxsize=64)
