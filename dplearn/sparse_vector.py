@@ -98,7 +98,18 @@ def _checked(answers, threshold, epsilon, sensitivity):
     threshold = check.finite("threshold", threshold, scalar=True)
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
+    _check_ratio(epsilon, sensitivity)
     return answers, threshold, epsilon, sensitivity
+
+
+def _check_ratio(epsilon, sensitivity):
+    """The noise scales 2 and 4 sensitivity / epsilon must be normal positive doubles."""
+    ratio = sensitivity / epsilon
+    if not 1e-300 <= ratio <= 1e300:
+        raise ValueError(
+            f"sensitivity / epsilon must lie in [1e-300, 1e300] for the noise scales, got "
+            f"sensitivity={sensitivity!r}, epsilon={epsilon!r}"
+        )
 
 
 def noise_scales(epsilon, sensitivity=1.0):
@@ -108,6 +119,7 @@ def noise_scales(epsilon, sensitivity=1.0):
     """
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
+    _check_ratio(epsilon, sensitivity)
     return 2.0 * sensitivity / epsilon, 4.0 * sensitivity / epsilon
 
 
@@ -131,26 +143,44 @@ def _log_density(x, scale):
     return -np.abs(np.asarray(x, dtype=float)) / scale - math.log(2.0 * scale)
 
 
-def _integrate_logs(log_integrand, size, low, high, kinks):
-    """ln of the integrals over [low, high] of exp(log_integrand(t)) (a vector of size).
+def _log_standard_density(u):
+    """ln of the standard Laplace density at u: the threshold's noise in units of its scale."""
+    return -np.abs(u) - math.log(2.0)
 
-    Each component is divided by its largest value on a fine grid first (found in log
-    space), so quad_vec's absolute tolerance is a relative one for every component.
+
+def _kinks(points, threshold, scale, low, high):
+    """Points (answers, outputs) in units of the threshold's scale from T, within [low, high]."""
+    with np.errstate(over="ignore"):
+        units = (np.asarray(points, dtype=float) - threshold) / scale
+    return np.unique(np.clip(np.append(units, 0.0), low, high))
+
+
+def _integrate_logs(log_integrand, size, low, high, kinks):
+    """ln of the integrals over u in [low, high] of exp(log_integrand(u)) (a vector of size).
+
+    The variable u is the noisy threshold's distance from T in units of its scale, so the
+    integrals are of order one whatever epsilon and the sensitivity are. Each component is
+    divided by its largest value on a fine grid first (found in log space), so quad's
+    absolute tolerance is a relative one for every component.
     """
-    kinks = np.unique(np.clip(np.asarray(kinks, dtype=float), low, high))
+    with np.errstate(over="ignore"):  # answers far out give infinite gaps: exact limits
+        return _integrate_logs_here(log_integrand, size, low, high, kinks)
+
+
+def _integrate_logs_here(log_integrand, size, low, high, kinks):
     grid = np.unique(np.concatenate([np.linspace(low, high, 2001), kinks]))
-    peak = np.max(log_integrand(grid[:, None]), axis=0)  # log_integrand broadcasts over t
+    peak = np.max(log_integrand(grid[:, None]), axis=0)  # log_integrand broadcasts over u
     finite = np.isfinite(peak)
     shift = np.where(finite, peak, 0.0)
 
-    def scaled(t):
+    def scaled(u):
         with np.errstate(under="ignore"):
-            return np.exp(log_integrand(t) - shift)
+            return np.exp(log_integrand(u) - shift)
 
     inner = [point for point in kinks if low < point < high]
     if size == 1:  # one integral: quad's compiled loop is several times faster
         value, _ = integrate.quad(
-            lambda t: float(scaled(t)[0]),
+            lambda u: float(scaled(u)[0]),
             low,
             high,
             points=inner or None,
@@ -176,19 +206,20 @@ def _integrate_logs(log_integrand, size, low, high, kinks):
 def _above_threshold_logs(answers, threshold, epsilon, sensitivity):
     threshold_scale, answer_scale = 2.0 * sensitivity / epsilon, 4.0 * sensitivity / epsilon
     size = answers.size
+    with np.errstate(over="ignore"):
+        offsets = threshold - answers  # t - answer i at u = 0, t = T + threshold_scale u
 
-    def log_integrand(t):  # t: a number, or a column of them
-        below = _log_below(t - answers, answer_scale)  # noisy answer i < t
-        above = _log_above(t - answers, answer_scale)
+    def log_integrand(u):  # u: a number, or a column of them
+        gaps = offsets + threshold_scale * u
+        below = _log_below(gaps, answer_scale)  # noisy answer i < t
+        above = _log_above(gaps, answer_scale)
         before = np.cumsum(below, axis=-1)  # every answer up to i below t
         stops = above + np.concatenate([np.zeros_like(before[..., :1]), before[..., :-1]], -1)
         outcomes = np.concatenate([stops, before[..., -1:]], axis=-1)
-        return _log_density(t - threshold, threshold_scale) + outcomes
+        return _log_standard_density(u) + outcomes
 
-    reach = _REACH * threshold_scale
-    return _integrate_logs(
-        log_integrand, size + 1, threshold - reach, threshold + reach, [threshold, *answers]
-    )
+    kinks = _kinks(answers, threshold, threshold_scale, -_REACH, _REACH)
+    return _integrate_logs(log_integrand, size + 1, -_REACH, _REACH, kinks)
 
 
 def above_threshold_log_probabilities(answers, threshold, epsilon, sensitivity=1.0):
@@ -311,17 +342,17 @@ def _no_stop_logs(answers, outcomes, threshold, epsilon, sensitivity):
         )
         answers, outcomes = pairs[:, 0], pairs[None, :, 1].astype(bool)
 
-    def log_integrand(t):  # t: a number, or a column of them
-        below = _log_below(np.asarray(t)[..., None] - answers, answer_scale)
-        above = _log_above(np.asarray(t)[..., None] - answers, answer_scale)
-        return _log_density(t - threshold, threshold_scale) + (
-            np.where(outcomes, above, below) * weights
-        ).sum(axis=-1)
+    with np.errstate(over="ignore"):
+        offsets = threshold - answers
 
-    reach = _REACH * threshold_scale
-    return _integrate_logs(
-        log_integrand, len(outcomes), threshold - reach, threshold + reach, [threshold, *answers]
-    )
+    def log_integrand(u):  # u: a number, or a column of them
+        gaps = offsets + threshold_scale * np.asarray(u)[..., None]
+        below = _log_below(gaps, answer_scale)
+        above = _log_above(gaps, answer_scale)
+        return _log_standard_density(u) + (np.where(outcomes, above, below) * weights).sum(axis=-1)
+
+    kinks = _kinks(answers, threshold, threshold_scale, -_REACH, _REACH)
+    return _integrate_logs(log_integrand, len(outcomes), -_REACH, _REACH, kinks)
 
 
 def no_stop_log_probability(answers, outcome, threshold, epsilon, sensitivity=1.0):
@@ -376,16 +407,23 @@ def released_answer_log_density(answers, stop, value, threshold, epsilon, sensit
     value = check.finite("value", value, scalar=True)
     threshold_scale, answer_scale = 2.0 * sensitivity / epsilon, 4.0 * sensitivity / epsilon
     earlier = answers[:stop]
+    with np.errstate(over="ignore"):
+        offsets = threshold - earlier
+        top = (value - threshold) / threshold_scale  # t <= value, in units
 
-    def log_integrand(t):  # t: a number, or a column of them
-        below = _log_below(t - earlier, answer_scale).sum(axis=-1, keepdims=True)
-        return _log_density(t - threshold, threshold_scale) + below + np.zeros(np.shape(t))
+    def log_integrand(u):  # u: a number, or a column of them
+        gaps = offsets + threshold_scale * u
+        below = _log_below(gaps, answer_scale).sum(axis=-1, keepdims=True)
+        return _log_standard_density(u) + below + np.zeros(np.shape(u))
 
-    reach = _REACH * threshold_scale
-    low = min(threshold - reach, value - reach)
-    if value <= low:
+    if top == -np.inf:
         return -math.inf
-    log_mass = _integrate_logs(log_integrand, 1, low, value, [threshold, *earlier])[0]
+    # Beyond REACH scales from T the threshold's density is negligible; below a low value
+    # the window follows it down.
+    high = min(top, _REACH)
+    low = min(-_REACH, high - 2 * _REACH)
+    kinks = _kinks(earlier, threshold, threshold_scale, low, high)
+    log_mass = _integrate_logs(log_integrand, 1, low, high, kinks)[0]
     return float(log_mass + _log_density(value - answers[stop], answer_scale))
 
 
@@ -480,14 +518,14 @@ def worst_losses(variant, epsilon, max_queries=50):
     low = (queries // 2).astype(float)
     high = queries - low
 
-    def log_integrand(t):  # t: a number, or a column of them
-        head = _log_density(t - 0.5, threshold_scale)
+    def log_integrand(u):  # u: a number, or a column of them; t = 0.5 + threshold_scale u
+        t = 0.5 + threshold_scale * u
         first = low * _log_below(t, answer_scale) + high * _log_above(t - 1.0, answer_scale)
         second = low * _log_below(t - 1.0, answer_scale) + high * _log_above(t, answer_scale)
-        return head + np.concatenate([first, second], axis=-1)
+        return _log_standard_density(u) + np.concatenate([first, second], axis=-1)
 
-    reach = _REACH * threshold_scale
-    logs = _integrate_logs(log_integrand, 2 * max_queries, 0.5 - reach, 0.5 + reach, [0, 0.5, 1])
+    kinks = _kinks([0.0, 1.0], 0.5, threshold_scale, -_REACH, _REACH)
+    logs = _integrate_logs(log_integrand, 2 * max_queries, -_REACH, _REACH, kinks)
     return logs[:max_queries] - logs[max_queries:]
 
 

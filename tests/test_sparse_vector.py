@@ -12,7 +12,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from dplearn import calibration, composition
@@ -373,3 +373,45 @@ def test_parallel_composition():
 def test_bad_input_is_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ---------------------------------------------------------------- any input
+
+
+_WIDE = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(-1e6, 1e6),
+    st.sampled_from([0.0, -0.0, 5e-324, 1e-300, 1e300, -1e308]),
+)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(
+    answers=st.lists(_WIDE, min_size=0, max_size=6),
+    threshold=_WIDE,
+    epsilon=_WIDE,
+    sensitivity=_WIDE,
+)
+def test_any_input_gives_a_law_or_a_named_error(answers, threshold, epsilon, sensitivity):
+    try:
+        law = sv.above_threshold_probabilities(answers, threshold, epsilon, sensitivity)
+    except ValueError as error:
+        assert any(
+            name in str(error) for name in ("answers", "threshold", "epsilon", "sensitivity")
+        ), error
+        return
+    assert law.shape == (len(answers) + 1,)
+    assert np.all((law >= 0) & (law <= 1 + 1e-12)) and law.sum() == pytest.approx(1, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(epsilon=_WIDE, delta=_WIDE, group_size=st.one_of(st.integers(-3, 10**9), _WIDE))
+def test_group_privacy_at_any_input(epsilon, delta, group_size):
+    for function in (composition.group_privacy, composition.group_privacy_loose):
+        try:
+            group_epsilon, group_delta = function(epsilon, delta, group_size)
+        except ValueError as error:
+            assert any(name in str(error) for name in ("epsilon", "delta", "group_size")), error
+            continue
+        assert 0 <= group_delta <= 1 and group_epsilon >= 0 and not math.isnan(group_epsilon)
+        assert group_delta >= min(1.0, delta) * (1 - 1e-12)
