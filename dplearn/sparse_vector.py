@@ -23,15 +23,12 @@ privacy", PVLDB 2017) show are not private for any epsilon, each with a pair of
 neighbouring answer vectors built to break it (``counterexample``) and the privacy loss of
 its worst outcome against the number of queries m (``worst_loss``):
 
-- ``"no answer noise"`` (as in Stoddard, Chen & Machanavajjhala 2014): the answers are
-  compared without noise. From m = 2 an outcome has probability 0 on one neighbour and
-  not on the other: the loss is infinite.
-- ``"no stop"`` (as in Chen, Machanavajjhala, Hay & Miklau 2015): every query gets its
-  above/below answer, with no limit on the number of positives. The loss grows about
-  linearly with m.
-- ``"released answer"`` (as in Roth's 2011 lecture notes): the noisy answer of the query
-  it stops at is published too. For outputs below every answer and the threshold, the
-  loss is exactly (m - 1) epsilon / 4.
+- ``"no answer noise"``: the answers are compared without noise. From m = 2 an outcome
+  has probability 0 on one neighbour and not on the other: the loss is infinite.
+- ``"no stop"``: every query gets its above/below answer, with no limit on the number of
+  positives. The loss grows about linearly with m.
+- ``"released answer"``: the noisy answer of the query it stops at is published too. For
+  outputs below every answer and the threshold, the loss is exactly (m - 1) epsilon / 4.
 
 Sparse (Dwork & Roth, Algorithm 2) finds up to c queries above the threshold by running
 AboveThreshold c times with epsilon / c each, a fresh noisy threshold after each positive.
