@@ -100,7 +100,18 @@ def test_unknown_parameter_is_rejected(explorer):
 
 def test_figures_come_in_course_order():
     sections = list(dict.fromkeys(figure_id.partition("-")[0] for figure_id in EXPLORERS))
-    assert sections == ["INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD", "SEL", "MIA"]
+    assert sections == [
+        "INTRO",
+        "PLRV",
+        "MECH",
+        "NOISE",
+        "COMP",
+        "SUB",
+        "SGD",
+        "SEL",
+        "MANY",
+        "MIA",
+    ]
     for section in sections:
         numbers = [
             int(figure_id.partition("-")[2])

@@ -1,4 +1,4 @@
-"""What a reader sees of each figure of lessons 01-09 at the ends of every slider.
+"""What a reader sees of each figure of lessons 01-09 and 13 at the ends of every slider.
 
 For every control of every figure at its minimum and its maximum (every option of a
 choice), the others at the document's setting, drawn by Agg:
@@ -32,7 +32,7 @@ from dplearn.figures.explorers import load_all  # noqa: E402
 from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
 from dplearn.figures.text import Note  # noqa: E402
 
-LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "SEL")
+LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "SEL", "MANY")
 EXPLORERS = {
     figure_id: cls for figure_id, cls in load_all().items() if figure_id.startswith(LESSON_FIGURES)
 }

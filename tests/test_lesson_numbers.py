@@ -1,5 +1,5 @@
-"""Numbers written into the prose of lessons 02, 04, 06, 07 and 12 are the ones the package
-computes.
+"""Numbers written into the prose of lessons 02, 04, 06, 07, 12 and 13 are the ones the
+package computes.
 
 Each claim recomputes one number (from the core, or a figure's own constant) and formats it
 the way the sentence writes it; the test finds that sentence in the lesson's markdown, so a
@@ -13,7 +13,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from dplearn import calibration, mechanisms, privacy_loss, sensitivity
+from dplearn import calibration, composition, mechanisms, privacy_loss, sensitivity, sparse_vector
 from dplearn.figures import gaussian, noise, plrv
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -143,9 +143,40 @@ def lesson12():
     ]
 
 
+def _power_of_ten(value):
+    """value as the prose writes it: $8.579 \\times 10^{-5}$."""
+    mantissa, exponent = f"{value:.3e}".split("e")
+    return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
+
+
+def lesson13():
+    law = sparse_vector.above_threshold_probabilities([1, 3, 8, 2, 12], 10, 1)
+    quoted = ["0.06841", "0.0965", "0.26448", "0.03583", "0.31492", "0.21985"]
+    assert [f"{value:.5f}".rstrip("0") for value in law] == [q.rstrip("0") for q in quoted]
+    sigma = calibration.gaussian_sigma_analytic(1, 1e-6)
+    chain = composition.group_privacy(1, 1e-6, 5)[1]
+    loose = composition.group_privacy_loose(1, 1e-6, 5)[1]
+    exact = composition.gaussian_group_delta(sigma, 5, 1)
+    no_stop = sparse_vector.worst_losses("no stop", 1.0)
+    released = sparse_vector.worst_losses("released answer", 1.0)
+    scales = sparse_vector.sparse_noise_scales(1000, 5, 1.0)
+    return [
+        ", ".join(f"${q}$" for q in quoted[:5]) + f" and ${quoted[5]}$",
+        f"the chain gives {_power_of_ten(chain)}, the often-quoted bound {_power_of_ten(loose)}",
+        f"exact $\\delta$ is {_power_of_ten(exact)}, ${chain / exact:.3f}$ times below the chain",
+        f"passes it from $m = {int(np.argmax(no_stop > 1)) + 1}$ on and reaches "
+        f"${no_stop[19]:.3f}$ at $m = 20$ and ${no_stop[49]:.2f}$ at $m = 50$",
+        f"passes it from $m = {int(np.argmax(released > 1)) + 1}$ on and reaches "
+        f"${released[49]:.2f}$ at $m = 50$",
+        f"$\\alpha$ is ${sparse_vector.above_threshold_accuracy(1000, 0.05, 1.0):.2f}$",
+        f"noise of scale {scales['released']:g} against {scales['all_answers']:g}",
+    ]
+
+
 @pytest.mark.parametrize(
     ("prefix", "claims"),
-    [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07), ("12", lesson12)],
+    [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07), ("12", lesson12),
+     ("13", lesson13)],
 )
 def test_prose_numbers_are_computed(prefix, claims):
     text = markdown(prefix)

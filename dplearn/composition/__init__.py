@@ -22,6 +22,9 @@ losses. Everything here is about the law of that sum:
   Ghazi, Kamath, Kumar & Manurangsi ("Connect the dots", 2022).
 - ``tradeoff``, ``gaussian_tradeoff``, ``gaussian_dp_mu``, ``clt_mu``: the hypothesis-test
   view (Dong, Roth & Su, "Gaussian differential privacy", 2019).
+- ``group_privacy``, ``parallel_composition``: what a guarantee for one person says for a
+  group of g, and what releases on disjoint parts of the data cost (McSherry, "Privacy
+  integrated queries", 2009).
 
 Conventions: A(D1) is the reference distribution, L = ln(dA(D1) / dA(D2)) with outputs drawn
 from A(D1); delta(epsilon) = E[max(0, 1 - exp(epsilon - L))] (the area, delta_2) and
@@ -34,11 +37,14 @@ The package, one section a module (``from dplearn import composition`` gives the
 - ``bounds``: basic, advanced and optimal composition, ``first_advanced_win``.
 - ``pld``: privacy loss distributions and their FFT composition, ``pld_bracket``.
 - ``tradeoff``: trade-off curves, Gaussian DP, the CLT.
+- ``groups``: group privacy (the chain bound, the looser one, the Gaussian's exact delta)
+  and parallel composition.
 - ``law``: ``LossLaw``, the interface through which ``pld`` and ``tradeoff`` read the law
   of L of any pair, and ``Lattice``, a law on a grid.
 - ``_arguments``: the argument checks they share.
 
-Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
+Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb,
+13-answer-many-queries-for-the-price-of-few.ipynb
 """
 
 import sys
@@ -66,6 +72,13 @@ from dplearn.composition.exact import (
     ComposedSelection,
     compose,
     laplace_epsilon_for_delta,
+)
+from dplearn.composition.groups import (
+    count_noise_scales,
+    gaussian_group_delta,
+    group_privacy,
+    group_privacy_loose,
+    parallel_composition,
 )
 from dplearn.composition.law import Lattice, LossLaw
 from dplearn.composition.pld import (
@@ -107,6 +120,11 @@ __all__ = [
     "gaussian_dp_mu",
     "clt_mu",
     "clt_gap",
+    "group_privacy",
+    "group_privacy_loose",
+    "gaussian_group_delta",
+    "parallel_composition",
+    "count_noise_scales",
     "LossLaw",
     "Lattice",
     "LAPLACE_CLOSED_FORM_MAX_K",

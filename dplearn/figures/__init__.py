@@ -11,10 +11,10 @@ its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (IN
 PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
 (NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
 ``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*),
-``selection`` (SEL-*) and ``auditing`` (MIA-*). Importing the package imports all of them, as
-the export's ``explorers.load_all`` does (which also finds a new topic module by itself).
-Each figure object draws on the numerical core (``dplearn.privacy_loss``,
-``dplearn.calibration``, ...), which never plots.
+``selection`` (SEL-*), ``many_queries`` (MANY-*) and ``auditing`` (MIA-*). Importing the
+package imports all of them, as the export's ``explorers.load_all`` does (which also finds
+a new topic module by itself). Each figure object draws on the numerical core
+(``dplearn.privacy_loss``, ``dplearn.calibration``, ...), which never plots.
 
 Taught in: every lesson notebook.
 """
@@ -26,6 +26,7 @@ from dplearn.figures import (
     delta,
     gaussian,
     intro,
+    many_queries,
     mechanisms,
     noise,
     plrv,
@@ -44,6 +45,7 @@ __all__ = [
     "explore",
     "gaussian",
     "intro",
+    "many_queries",
     "mechanisms",
     "noise",
     "plrv",

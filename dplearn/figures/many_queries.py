@@ -1,0 +1,713 @@
+"""Figures MANY-1 to MANY-5: many queries for the price of few.
+
+Parallel composition (MANY-1), group privacy (MANY-2), the sparse vector technique's
+AboveThreshold and its exact law (MANY-3), variants of it that are not private (MANY-4),
+and what Sparse saves against answering every query (MANY-5). Every number comes from
+``dplearn.composition`` (groups and disjoint data) and ``dplearn.sparse_vector``; this
+module only draws.
+
+Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from dplearn import calibration, composition
+from dplearn import sparse_vector as sv
+from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
+from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.sliders import exponent_control
+
+__all__ = [
+    "ParallelComposition",
+    "GroupPrivacy",
+    "AboveThresholdLaw",
+    "BrokenVariants",
+    "SparseSavings",
+    "ANSWERS",
+]
+
+#: MANY-3's answers on D1 (section H of the lesson's specification).
+ANSWERS = (1.0, 3.0, 8.0, 2.0, 12.0)
+
+FIRST_COLOR = "tab:blue"
+SECOND_COLOR = "tab:orange"
+BOUND_COLOR = "tab:red"
+GOOD_COLOR = "tab:green"
+PLAIN_COLOR = "0.35"
+
+
+def _legend_beside(ax, handles, **kwargs):
+    """The legend to the right of the axes, its top level with theirs."""
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, **kwargs)
+
+
+def _scientific(value):
+    """A number for a sentence: 4 significant digits, 'infinite' for inf."""
+    if value == np.inf:
+        return "infinite"
+    return f"{value:.4g}"
+
+
+# ---------------------------------------------------------------------------
+# MANY-1: parallel composition
+# ---------------------------------------------------------------------------
+
+
+@register
+class ParallelComposition(Explorer):
+    """MANY-1: the noise per count at an overall epsilon, disjoint bins against overlap.
+
+    A histogram whose k bins are disjoint (one person in one bin) costs epsilon in all
+    with Laplace(1 / epsilon) in every bin (parallel composition); k counts that one
+    person can all change cost k epsilon at that noise, or need Laplace(k / epsilon) each
+    for epsilon in all. Drawn: the error of each count (the noise's standard deviation,
+    sqrt(2) times its scale) against k, sensitivity 1.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+
+    figure_id = "MANY-1"
+    title = "Parallel composition: disjoint bins cost one epsilon, overlapping counts k"
+    controls = {
+        "epsilon": EPSILON.replace(
+            label=r"$\varepsilon$ (overall)",
+            minimum=0.05,
+            maximum=5.0,
+            description="privacy budget for all the counts together",
+        ),
+        "counts": Control(
+            "counts $k$", 1, 50, integer=True, description="number of counts released"
+        ),
+    }
+    defaults = {"epsilon": 1.0, "counts": 10}
+    figsize = (9.5, 3.6)
+    ks = np.arange(1, 51)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_yscale("log")
+        (self.disjoint,) = ax.plot([], [], color=FIRST_COLOR, lw=2)
+        (self.overlapping,) = ax.plot([], [], color=SECOND_COLOR, lw=2, ls="--")
+        (self.disjoint_mark,) = ax.plot([], [], "o", color=FIRST_COLOR, ms=8, mec="black")
+        (self.overlapping_mark,) = ax.plot([], [], "s", color=SECOND_COLOR, ms=8, mec="black")
+        (self.here,) = ax.plot([], [], color=PLAIN_COLOR, lw=1, ls=":")
+        self.moving(
+            self.disjoint, self.overlapping, self.here, self.disjoint_mark, self.overlapping_mark
+        )
+        ax.set_xlim(0, 51)
+        ax.set_ylim(0.1, 3000)
+        ax.set_xlabel("number of counts $k$")
+        ax.set_ylabel("error of each count (standard deviation)")
+        ax.set_title(r"MANY-1 · the noise each count needs for $\varepsilon$ in all")
+        _legend_beside(
+            ax,
+            [
+                Line2D(
+                    [],
+                    [],
+                    color=FIRST_COLOR,
+                    lw=2,
+                    marker="o",
+                    mec="black",
+                    label="disjoint bins:\nLaplace$(1/\\varepsilon)$ each",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=SECOND_COLOR,
+                    lw=2,
+                    ls="--",
+                    marker="s",
+                    mec="black",
+                    label="overlapping counts:\nLaplace$(k/\\varepsilon)$ each",
+                ),
+                Line2D([], [], color=PLAIN_COLOR, lw=1, ls=":", label="the slider's $k$"),
+            ],
+        )
+
+    def _apply(self, epsilon, counts):
+        disjoint, overlapping = composition.count_noise_scales(epsilon, counts)
+        root2 = np.sqrt(2.0)
+        self.disjoint.set_data(self.ks, np.full(self.ks.size, root2 * disjoint))
+        self.overlapping.set_data(self.ks, root2 * self.ks / epsilon)
+        self.disjoint_mark.set_data([counts], [root2 * disjoint])
+        self.overlapping_mark.set_data([counts], [root2 * overlapping])
+        self.here.set_data([counts, counts], [0.1, 3000])
+        self.state = dict(
+            epsilon=epsilon,
+            counts=counts,
+            disjoint=disjoint,
+            overlapping=overlapping,
+            spent=composition.parallel_composition([epsilon] * counts),
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            "Laplace scale per bin, disjoint": s["disjoint"],
+            "Laplace scale per count, overlapping": s["overlapping"],
+            "error per bin, disjoint": np.sqrt(2.0) * s["disjoint"],
+            "error per count, overlapping": np.sqrt(2.0) * s["overlapping"],
+            r"$\varepsilon$ of the histogram (parallel)": s["spent"],
+            r"$\varepsilon$ of overlapping counts at the bins' noise": s["counts"] * s["epsilon"],
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"Error of each count against the number of counts k at an overall epsilon of "
+            f"{s['epsilon']:.4g}: disjoint bins keep {np.sqrt(2) * s['disjoint']:.4g} whatever "
+            f"k is, while {s['counts']} overlapping counts need "
+            f"{np.sqrt(2) * s['overlapping']:.4g} each, {s['counts']} times as much."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MANY-2: group privacy
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _analytic_sigma(epsilon, delta):
+    return float(calibration.gaussian_sigma_analytic(epsilon, delta))
+
+
+@register
+class GroupPrivacy(Explorer):
+    """MANY-2: the delta a group of g gets from one person's (epsilon, delta), three ways.
+
+    Red, solid: the chain of g neighbours, delta (e^(g epsilon) - 1) / (e^epsilon - 1).
+    Purple, dashed: the often-quoted g e^((g - 1) epsilon) delta. Green, dotted: the exact
+    delta at g epsilon of the Gaussian mechanism calibrated to (epsilon, delta) for one
+    person, whose sensitivity for the group is g.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+
+    figure_id = "MANY-2"
+    title = "Group privacy: what one person's guarantee says about a group of g"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.05, maximum=2.0, description="one person's epsilon"),
+        "delta": exponent_control(
+            DELTA.replace(minimum=1e-10, maximum=1e-3, description="one person's delta")
+        ),
+        "group": Control("group size $g$", 1, 10, integer=True, description="people in the group"),
+    }
+    defaults = {"epsilon": 1.0, "delta": 1e-6, "group": 5}
+    figsize = (10.0, 3.7)
+    groups = np.arange(1, 11)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_yscale("log")
+        (self.chain,) = ax.plot([], [], color=BOUND_COLOR, lw=2, marker="o", ms=4)
+        (self.loose,) = ax.plot([], [], color="tab:purple", lw=1.6, ls="--", marker="^", ms=4)
+        (self.exact,) = ax.plot([], [], color=GOOD_COLOR, lw=2, ls=":", marker="s", ms=4)
+        (self.chain_mark,) = ax.plot([], [], "o", color=BOUND_COLOR, ms=10, mec="black")
+        (self.exact_mark,) = ax.plot([], [], "s", color=GOOD_COLOR, ms=10, mec="black")
+        (self.gap,) = ax.plot([], [], color="black", lw=1.2)
+        self.moving(self.chain, self.loose, self.exact, self.gap, self.chain_mark, self.exact_mark)
+        ax.set_xlim(0.5, 10.5)
+        ax.set_ylim(1e-11, 3.0)
+        ax.set_xlabel("group size $g$")
+        ax.set_ylabel(r"$\delta$ for the group, at $g\varepsilon$")
+        ax.set_title(r"MANY-2 · a group of $g$: $(g\varepsilon,\ \delta_g)$")
+        _legend_beside(
+            ax,
+            [
+                Line2D(
+                    [],
+                    [],
+                    color=BOUND_COLOR,
+                    lw=2,
+                    marker="o",
+                    label=r"chain: $\delta\,\frac{e^{g\varepsilon}-1}{e^{\varepsilon}-1}$",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color="tab:purple",
+                    lw=1.6,
+                    ls="--",
+                    marker="^",
+                    label=r"often quoted: $g\,e^{(g-1)\varepsilon}\delta$",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=GOOD_COLOR,
+                    lw=2,
+                    ls=":",
+                    marker="s",
+                    label="Gaussian, exact\n(sensitivity $g$)",
+                ),
+                Line2D([], [], color="black", lw=1.2, label="gap at the slider's $g$"),
+            ],
+        )
+
+    def _apply(self, epsilon, delta, group):
+        sigma = _analytic_sigma(epsilon, delta)
+        chain = [composition.group_privacy(epsilon, delta, g)[1] for g in self.groups]
+        loose = [composition.group_privacy_loose(epsilon, delta, g)[1] for g in self.groups]
+        exact = [composition.gaussian_group_delta(sigma, g, epsilon) for g in self.groups]
+        floor = 1e-12
+        self.chain.set_data(self.groups, np.maximum(chain, floor))
+        self.loose.set_data(self.groups, np.maximum(loose, floor))
+        self.exact.set_data(self.groups, np.maximum(exact, floor))
+        here_chain, here_exact = chain[group - 1], exact[group - 1]
+        self.chain_mark.set_data([group], [max(here_chain, floor)])
+        self.exact_mark.set_data([group], [max(here_exact, floor)])
+        self.gap.set_data([group, group], [max(here_exact, floor), max(here_chain, floor)])
+        self.state = dict(
+            epsilon=epsilon,
+            delta=delta,
+            group=group,
+            sigma=sigma,
+            chain=here_chain,
+            loose=loose[group - 1],
+            exact=here_exact,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"group's $\varepsilon = g\varepsilon$": s["group"] * s["epsilon"],
+            r"chain bound $\delta_g$": s["chain"],
+            r"often quoted $g e^{(g-1)\varepsilon}\delta$": s["loose"],
+            r"Gaussian $\sigma$ for one person": s["sigma"],
+            r"Gaussian exact $\delta$ at $g\varepsilon$": s["exact"],
+            "chain bound / exact": s["chain"] / s["exact"] if s["exact"] > 0 else np.inf,
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"Delta for a group of g people against g, from one person's epsilon "
+            f"{s['epsilon']:.4g} and delta {s['delta']:.3g}. At g = {s['group']} the chain "
+            f"bound gives {s['chain']:.4g}, the often-quoted bound {s['loose']:.4g}, and the "
+            f"Gaussian mechanism's exact delta is {s['exact']:.4g}, "
+            f"{s['chain'] / s['exact']:.3g} times below the chain bound."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MANY-3: AboveThreshold's exact law on two neighbours
+# ---------------------------------------------------------------------------
+
+#: MANY-3's neighbours: how D2's answers differ from D1's (sensitivity 1).
+NEIGHBOURS = {
+    "all down": np.array([-1.0, -1.0, -1.0, -1.0, -1.0]),
+    "all up": np.array([1.0, 1.0, 1.0, 1.0, 1.0]),
+    "mixed": np.array([1.0, 1.0, 1.0, 1.0, -1.0]),
+}
+
+
+@register
+class AboveThresholdLaw(Explorer):
+    """MANY-3: P[stop at query k] on D1 and D2, and each outcome's privacy loss.
+
+    D1's answers are (1, 3, 8, 2, 12); D2 moves each by the sensitivity 1: all down, all
+    up, or the first four up and the last down (mixed). Left: the exact law of
+    AboveThreshold's outcome on each. Right: the privacy loss ln(P[o | D1] / P[o | D2]) of
+    every outcome, inside the band from -epsilon to epsilon whatever the setting.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+
+    figure_id = "MANY-3"
+    title = "AboveThreshold: the exact law of where it stops, and every outcome's loss"
+    controls = {
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+        "threshold": Control("threshold $T$", 0.0, 20.0, step=0.5, description="the threshold T"),
+        "neighbour": Choice(
+            "$D_2$", tuple(NEIGHBOURS), description="how the neighbour's answers differ"
+        ),
+    }
+    defaults = {"epsilon": 1.0, "threshold": 10.0, "neighbour": "mixed"}
+    figsize = (10.0, 3.8)
+    labels = ("1", "2", "3", "4", "5", "none")
+
+    def _build(self):
+        left, right = self.figure.subplots(1, 2, width_ratios=(1.25, 1))
+        self.axes = (left, right)
+        x = np.arange(6)
+        self.first_bars = left.bar(x - 0.2, np.zeros(6), 0.4, color=FIRST_COLOR, label="$D_1$")
+        self.second_bars = left.bar(
+            x + 0.2, np.zeros(6), 0.4, color=SECOND_COLOR, hatch="//", ec="black", lw=0.5
+        )
+        left.set_xticks(x, self.labels)
+        left.set_xlim(-0.6, 5.6)
+        left.set_ylim(0, 1.0)
+        left.set_xlabel("AboveThreshold stops at query")
+        left.set_ylabel("probability")
+        left.set_title("MANY-3 · where it stops, exactly")
+        left.legend(
+            handles=[
+                Patch(fc=FIRST_COLOR, label="$D_1$: answers 1, 3, 8, 2, 12"),
+                Patch(fc=SECOND_COLOR, hatch="//", ec="black", label="$D_2$: a neighbour"),
+            ],
+            loc="upper left",
+            fontsize=8.5,
+        )
+        right.axhline(0.0, color="0.75", lw=0.8)
+        self.band = right.fill_between([-0.6, 5.6], [-1, -1], [1, 1], color=GOOD_COLOR, alpha=0.15)
+        (self.upper,) = right.plot([-0.6, 5.6], [1, 1], color=GOOD_COLOR, ls="--", lw=1.2)
+        (self.lower,) = right.plot([-0.6, 5.6], [-1, -1], color=GOOD_COLOR, ls="--", lw=1.2)
+        (self.stems,) = right.plot([], [], color=PLAIN_COLOR, lw=1.5)
+        (self.losses,) = right.plot([], [], "D", color=PLAIN_COLOR, ms=7, mec="black")
+        self.moving(self.band, self.upper, self.lower, self.stems, self.losses)
+        self.moving(*self.first_bars.patches, *self.second_bars.patches)
+        right.set_xticks(x, self.labels)
+        right.set_xlim(-0.6, 5.6)
+        right.set_ylim(-5.5, 5.5)
+        right.set_xlabel("outcome")
+        right.set_ylabel(r"privacy loss $\ln(P_1/P_2)$")
+        right.set_title(r"each outcome's loss, within $\pm\varepsilon$")
+        _legend_beside(
+            right,
+            [
+                Line2D(
+                    [],
+                    [],
+                    color=PLAIN_COLOR,
+                    marker="D",
+                    mec="black",
+                    lw=1.5,
+                    label="loss of the outcome",
+                ),
+                Line2D([], [], color=GOOD_COLOR, ls="--", lw=1.2, label=r"$\pm\varepsilon$"),
+            ],
+        )
+
+    def _apply(self, epsilon, threshold, neighbour):
+        first = np.array(ANSWERS)
+        second = first + NEIGHBOURS[neighbour]
+        log_first = sv.above_threshold_log_probabilities(first, threshold, epsilon)
+        log_second = sv.above_threshold_log_probabilities(second, threshold, epsilon)
+        p_first, p_second = np.exp(log_first), np.exp(log_second)
+        for bar, height in zip(self.first_bars.patches, p_first, strict=True):
+            bar.set_height(height)
+        for bar, height in zip(self.second_bars.patches, p_second, strict=True):
+            bar.set_height(height)
+        losses = log_first - log_second
+        x = np.arange(6)
+        self.losses.set_data(x, losses)
+        self.stems.set_data(
+            np.repeat(x, 3).astype(float),
+            np.column_stack([np.zeros(6), losses, np.full(6, np.nan)]).ravel(),
+        )
+        self.band.set_verts(
+            [np.array([[-0.6, -epsilon], [5.6, -epsilon], [5.6, epsilon], [-0.6, epsilon]])]
+        )
+        self.upper.set_ydata([epsilon, epsilon])
+        self.lower.set_ydata([-epsilon, -epsilon])
+        self.state = dict(
+            epsilon=epsilon,
+            threshold=threshold,
+            neighbour=neighbour,
+            first=p_first,
+            second=p_second,
+            losses=losses,
+        )
+
+    def numbers(self):
+        s = self.state
+        table = {
+            f"$D_1$: stop at {label}" if label != "none" else "$D_1$: none above": value
+            for label, value in zip(self.labels, s["first"], strict=True)
+        }
+        worst = int(np.argmax(np.abs(s["losses"])))
+        table["largest |loss|"] = float(np.abs(s["losses"][worst]))
+        table["at the outcome"] = self.labels[worst]
+        table[r"$\varepsilon$"] = s["epsilon"]
+        return table
+
+    def description(self):
+        s = self.state
+        worst = int(np.argmax(np.abs(s["losses"])))
+        law = ", ".join(f"{value:.4g}" for value in s["first"])
+        return (
+            f"Probability that AboveThreshold stops at each of the 5 queries or at none, on "
+            f"D1 and on a neighbour D2 ({s['neighbour']}), at threshold {s['threshold']:g} and "
+            f"epsilon {s['epsilon']:.4g}; on D1: {law}. Every outcome's privacy loss lies "
+            f"within plus or minus epsilon: the largest, at outcome {self.labels[worst]}, is "
+            f"{abs(s['losses'][worst]):.4g}."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MANY-4: broken variants against AboveThreshold
+# ---------------------------------------------------------------------------
+
+MAX_QUERIES = 50
+#: Numbers of queries at which AboveThreshold's worst loss is drawn on the no-stop pair.
+ABOVE_THRESHOLD_QUERIES = (1, 2, 5, 10, 20, 35, 50)
+
+
+@functools.lru_cache(maxsize=64)
+def _above_threshold_on_pair(variant, queries, epsilon):
+    pair = sv.counterexample(variant, queries)
+    return sv.above_threshold_worst_loss(
+        pair["answers1"], pair["answers2"], pair["threshold"], epsilon
+    )
+
+
+@register
+class BrokenVariants(Explorer):
+    """MANY-4: the worst privacy loss against m, in units of the claimed epsilon.
+
+    Each broken variant on the pair of neighbours built for it (``sparse_vector.
+    counterexample``): "no stop" (orange, solid) and "released answer" (purple, dashed)
+    grow without bound; "no answer noise" is infinite from m = 2 (off the chart, said in
+    the legend). AboveThreshold on the no-stop pair (green diamonds) stays at or below
+    1, the epsilon it promises.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+
+    figure_id = "MANY-4"
+    title = "Broken sparse-vector variants: their privacy loss grows with the queries"
+    controls = {
+        "epsilon": EPSILON.replace(
+            label=r"$\varepsilon$ (claimed)",
+            minimum=0.1,
+            maximum=3.0,
+            on_release=True,
+            description="the epsilon each variant claims",
+        ),
+        "queries": Control(
+            "queries $m$",
+            1,
+            MAX_QUERIES,
+            integer=True,
+            on_release=True,
+            description="number of queries asked",
+        ),
+    }
+    defaults = {"epsilon": 1.0, "queries": 20}
+    figsize = (10.0, 3.8)
+    ms = np.arange(1, MAX_QUERIES + 1)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        (self.no_stop,) = ax.plot([], [], color=SECOND_COLOR, lw=2)
+        (self.released,) = ax.plot([], [], color="tab:purple", lw=2, ls="--")
+        (self.above,) = ax.plot([], [], "D", color=GOOD_COLOR, ms=6, mec="black", ls=":")
+        (self.promise,) = ax.plot([0, MAX_QUERIES + 1], [1, 1], color=GOOD_COLOR, lw=1.2)
+        (self.here,) = ax.plot([], [], color=PLAIN_COLOR, lw=1, ls=":")
+        (self.marks,) = ax.plot([], [], "o", color="black", ms=6)
+        self.moving(self.promise, self.no_stop, self.released, self.above, self.here, self.marks)
+        ax.set_xlim(0, MAX_QUERIES + 1)
+        ax.set_ylim(0, 14)
+        ax.set_xlabel("number of queries $m$")
+        ax.set_ylabel(r"worst loss / claimed $\varepsilon$")
+        ax.set_title("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
+        _legend_beside(
+            ax,
+            [
+                Line2D([], [], color=SECOND_COLOR, lw=2, label="no stop after a positive"),
+                Line2D(
+                    [], [], color="tab:purple", lw=2, ls="--", label="releases the noisy answer"
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color="none",
+                    label="no noise on the answers:\n"
+                    r"$\infty$ from $m = 2$ (off the chart)",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=GOOD_COLOR,
+                    marker="D",
+                    mec="black",
+                    ls=":",
+                    label="AboveThreshold,\nsame neighbours",
+                ),
+                Line2D([], [], color=GOOD_COLOR, lw=1.2, label=r"the promise: $\varepsilon$"),
+                Line2D([], [], color="black", marker="o", ls="none", label="at the slider's $m$"),
+            ],
+        )
+
+    def _apply(self, epsilon, queries):
+        no_stop = sv.worst_losses("no stop", epsilon, MAX_QUERIES)
+        released = sv.worst_losses("released answer", epsilon, MAX_QUERIES)
+        above = np.array(
+            [_above_threshold_on_pair("no stop", m, epsilon) for m in ABOVE_THRESHOLD_QUERIES]
+        )
+        self.no_stop.set_data(self.ms, no_stop / epsilon)
+        self.released.set_data(self.ms, released / epsilon)
+        self.above.set_data(ABOVE_THRESHOLD_QUERIES, above / epsilon)
+        self.here.set_data([queries, queries], [0, 14])
+        at_queries = _above_threshold_on_pair("no stop", queries, epsilon)
+        self.marks.set_data(
+            [queries] * 3,
+            [no_stop[queries - 1] / epsilon, released[queries - 1] / epsilon, at_queries / epsilon],
+        )
+        first_over = {
+            name: int(np.argmax(values > epsilon)) + 1 if np.any(values > epsilon) else None
+            for name, values in (("no stop", no_stop), ("released", released))
+        }
+        self.state = dict(
+            epsilon=epsilon,
+            queries=queries,
+            no_stop=float(no_stop[queries - 1]),
+            released=float(released[queries - 1]),
+            no_noise=sv.worst_loss("no answer noise", queries, epsilon),
+            above=at_queries,
+            first_over=first_over,
+        )
+
+    def numbers(self):
+        s = self.state
+        return {
+            r"claimed $\varepsilon$": s["epsilon"],
+            "no stop: worst loss": s["no_stop"],
+            "releases the answer: worst loss": s["released"],
+            "no answer noise: worst loss": s["no_noise"],
+            "AboveThreshold, same pair": s["above"],
+            r"no stop passes $\varepsilon$ from $m$ =": s["first_over"]["no stop"] or "never",
+            r"release passes $\varepsilon$ from $m$ =": s["first_over"]["released"] or "never",
+        }
+
+    def description(self):
+        s = self.state
+        return (
+            f"Worst privacy loss of three broken sparse-vector variants against the number of "
+            f"queries, each on neighbours built to break it, claimed epsilon {s['epsilon']:.4g}. "
+            f"At m = {s['queries']}: no stop {_scientific(s['no_stop'])}, releasing the noisy "
+            f"answer {_scientific(s['released'])}, no answer noise "
+            f"{_scientific(s['no_noise'])}; AboveThreshold on the same neighbours "
+            f"{_scientific(s['above'])}, within its epsilon."
+        )
+
+
+# ---------------------------------------------------------------------------
+# MANY-5: what Sparse saves
+# ---------------------------------------------------------------------------
+
+
+@register
+class SparseSavings(Explorer):
+    """MANY-5: noise scales of Sparse against answering every query, as c grows.
+
+    Sparse (Dwork & Roth, Algorithm 2) finds c queries above the threshold among m with
+    Laplace(4c / epsilon) on every answer it compares; publishing those c answers too
+    (half the budget each) puts Laplace(2c / epsilon) on each. Answering all m with
+    Laplace noise at the same epsilon puts Laplace(m / epsilon) on each: flat in c,
+    growing with m. Sensitivity 1.
+
+    Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
+    """
+
+    figure_id = "MANY-5"
+    title = "What sparse vector saves: noise that grows with c, not with m"
+    controls = {
+        "queries": Control(
+            "queries $m$", 100, 5000, integer=True, description="number of queries asked"
+        ),
+        "positives": Control(
+            "positives $c$", 1, 100, integer=True, description="queries above the threshold"
+        ),
+        "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
+    }
+    defaults = {"queries": 1000, "positives": 5, "epsilon": 1.0}
+    figsize = (10.0, 3.8)
+    cs = np.geomspace(1, 5000, 200)
+
+    def _build(self):
+        ax = self.axes = self.figure.subplots()
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        (self.comparison,) = ax.plot([], [], color=FIRST_COLOR, lw=2)
+        (self.released,) = ax.plot([], [], color=GOOD_COLOR, lw=2, ls="--")
+        (self.all_answers,) = ax.plot([], [], color=BOUND_COLOR, lw=2, ls=":")
+        (self.marks,) = ax.plot([], [], "o", color="black", ms=6)
+        (self.crossing,) = ax.plot([], [], "X", color=GOOD_COLOR, ms=10, mec="black")
+        self.moving(self.comparison, self.released, self.all_answers, self.marks, self.crossing)
+        ax.set_xlim(0.8, 6000)
+        ax.set_ylim(0.1, 1e6)
+        ax.set_xlabel("positives $c$ (queries above the threshold)")
+        ax.set_ylabel("Laplace scale")
+        ax.set_title(r"MANY-5 · noise on each answer, $\varepsilon$ in all")
+        _legend_beside(
+            ax,
+            [
+                Line2D(
+                    [],
+                    [],
+                    color=FIRST_COLOR,
+                    lw=2,
+                    label="Sparse, compared answers:\n$4c/\\varepsilon$",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=GOOD_COLOR,
+                    lw=2,
+                    ls="--",
+                    label="Sparse, then the $c$ answers\npublished: $2c/\\varepsilon$",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=BOUND_COLOR,
+                    lw=2,
+                    ls=":",
+                    label="all $m$ answers published:\n$m/\\varepsilon$",
+                ),
+                Line2D([], [], color="black", marker="o", ls="none", label="at the slider's $c$"),
+                Line2D(
+                    [],
+                    [],
+                    color=GOOD_COLOR,
+                    marker="X",
+                    mec="black",
+                    ls="none",
+                    label="where they cross: $c = m/2$",
+                ),
+            ],
+        )
+
+    def _apply(self, queries, positives, epsilon):
+        cs = self.cs
+        self.comparison.set_data(cs, 4.0 * cs / epsilon)
+        self.released.set_data(cs, 2.0 * cs / epsilon)
+        self.all_answers.set_data(cs, np.full(cs.size, queries / epsilon))
+        scales = sv.sparse_noise_scales(queries, positives, epsilon)
+        self.marks.set_data(
+            [positives] * 3, [scales["comparison"], scales["released"], scales["all_answers"]]
+        )
+        self.crossing.set_data([queries / 2], [queries / epsilon])
+        self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
+
+    def numbers(self):
+        s = self.state
+        scales = s["scales"]
+        return {
+            "Sparse: threshold noise": scales["threshold"],
+            "Sparse: noise on compared answers": scales["comparison"],
+            "Sparse then publish: noise per answer": scales["released"],
+            "all m published: noise per answer": scales["all_answers"],
+            "Sparse's noise is smaller by": scales["all_answers"] / scales["released"],
+            "Sparse wins while c is below": s["queries"] / 2,
+        }
+
+    def description(self):
+        s = self.state
+        scales = s["scales"]
+        winner = "Sparse" if scales["released"] < scales["all_answers"] else "answering all"
+        return (
+            f"Laplace noise scale on each published answer against the number of positives c, "
+            f"for {s['queries']} queries and epsilon {s['epsilon']:.4g}: at c = "
+            f"{s['positives']} Sparse then publishing puts {scales['released']:.4g} on each, "
+            f"answering all {s['queries']} puts {scales['all_answers']:.4g}; {winner} wins, "
+            f"and Sparse wins while c is below {s['queries'] / 2:g}."
+        )
