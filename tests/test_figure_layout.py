@@ -32,7 +32,7 @@ from dplearn.figures.explorers import load_all  # noqa: E402
 from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
 from dplearn.figures.text import Note  # noqa: E402
 
-LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP")
+LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD")
 EXPLORERS = {
     figure_id: cls for figure_id, cls in load_all().items() if figure_id.startswith(LESSON_FIGURES)
 }

@@ -23,11 +23,14 @@ Taught in: 11-account-for-a-training-run.ipynb
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from dplearn import accounting, privacy_loss, renyi, subsampling, training
+from dplearn.figures.accountant import SteppedControl
 from dplearn.figures.controls import DELTA, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register
 
@@ -63,6 +66,69 @@ NON_PRIVATE_COLOR = "0.35"
 MARK_COLOR = "black"
 
 
+@dataclass(frozen=True)
+class ListedControl(SteppedControl):
+    """A slider over listed values, each a step that matters: a key press moves to the next.
+
+    The batch size doubles (16, 32, ..., 2048: halving it is one press, not 128), sigma
+    and the clipping norm take the values the lesson and its sources use (sigma = 4 and
+    1.1 exactly), delta moves by powers of ten and reads "1e-5". Whole numbers are handed
+    to the figure as whole numbers. On release when ``on_release`` says so, like
+    ``Control``'s sliders.
+    """
+
+    def check(self, name, value):
+        offered = super().check(name, value)
+        return int(offered) if self.integer else offered
+
+    def clip(self, value):
+        offered = super().clip(value)
+        return int(offered) if self.integer else offered
+
+    def label_of(self, value):
+        if self.integer:
+            return f"{int(value)}"
+        if value < 1e-3:
+            mantissa, exponent = f"{value:.0e}".split("e")
+            return f"{mantissa}e{int(exponent)}"
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        slider = super().slider(value, name)
+        slider.continuous_update = not self.on_release
+        return slider
+
+
+def listed(control, values, **changes):
+    """control (its label, description, release) as a slider over values only."""
+    return ListedControl(
+        control.label,
+        min(values),
+        max(values),
+        integer=control.integer,
+        description=control.description,
+        on_release=control.on_release,
+        values=tuple(values),
+        **changes,
+    )
+
+
+#: The noise multipliers offered: tenths up to 1.3 (the lesson's 1.1 and the TensorFlow
+#: Privacy tutorial's 0.6 and 1.2), then steps that change epsilon visibly.
+SIGMAS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 1.7, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5)
+SIGMAS += (5.0,)
+#: SGD-4's noise multipliers go on to 20 (a model that learns little).
+TRAINING_SIGMAS = SIGMAS + (6.0, 7.0, 8.0, 10.0, 12.0, 15.0, 20.0)
+#: Expected batch sizes of SGD-1 to SGD-3: powers of two, and 600 (q = 0.01 exactly).
+BATCH_SIZES = (16, 32, 64, 128, 256, 512, 600, 1024, 2048)
+#: SGD-4's expected batch sizes (of 427 training examples): powers of two, and half.
+TRAINING_BATCH_SIZES = (8, 16, 32, 64, 128, 213)
+#: SGD-4's clipping norms: 1-2-5 steps.
+CLIP_NORMS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: Target deltas: powers of ten.
+DELTAS = tuple(10.0**exponent for exponent in range(-10, -2))
+
+
 def _released(control):
     """The control with a slider that updates the figure when released, not while dragged.
 
@@ -72,24 +138,30 @@ def _released(control):
     return control.replace(on_release=True)
 
 
-NOISE_MULTIPLIER = _released(
-    SIGMA.replace(
-        label=r"noise $\sigma$",
-        minimum=0.5,
-        maximum=5.0,
-        description="noise standard deviation over the clipping norm",
-    )
+NOISE_MULTIPLIER = listed(
+    _released(
+        SIGMA.replace(
+            label=r"noise $\sigma$",
+            minimum=0.5,
+            maximum=5.0,
+            description="noise standard deviation over the clipping norm",
+        )
+    ),
+    SIGMAS,
 )
-BATCH_SIZE = _released(
-    Control(
-        "batch size",
-        16,
-        2048,
-        integer=True,
-        description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
-    )
+BATCH_SIZE = listed(
+    _released(
+        Control(
+            "batch size",
+            16,
+            2048,
+            integer=True,
+            description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
+        )
+    ),
+    BATCH_SIZES,
 )
-TARGET_DELTA = _released(DELTA.replace(minimum=1e-10, maximum=1e-3))
+TARGET_DELTA = listed(_released(DELTA.replace(minimum=1e-10, maximum=1e-3)), DELTAS)
 EPOCHS = Control("epochs", 1, 100, integer=True, description="epochs of the run (1/q steps each)")
 ORDER = Control(r"order $\alpha$", 1.1, 256.0, log=True, description="Rényi order alpha")
 
@@ -563,17 +635,29 @@ class TrainingRun(Explorer):
         "epochs": Control(
             "epochs", 1, MAX_TRAINING_EPOCHS, integer=True, description="epochs trained"
         ),
-        "sigma": _released(NOISE_MULTIPLIER.replace(maximum=20.0)),
-        "batch_size": _released(
-            Control("batch size", 8, 213, integer=True, description="expected batch size (of 427)")
+        "sigma": NOISE_MULTIPLIER.replace(maximum=20.0, values=TRAINING_SIGMAS),
+        "batch_size": listed(
+            _released(
+                Control(
+                    "batch size", 8, 213, integer=True, description="expected batch size (of 427)"
+                )
+            ),
+            TRAINING_BATCH_SIZES,
         ),
-        "clip_norm": _released(
-            Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+        "clip_norm": listed(
+            _released(
+                Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+            ),
+            CLIP_NORMS,
         ),
     }
     defaults = {"epochs": 30, "sigma": 4.0, "batch_size": 32, "clip_norm": 1.0}
     figsize = (10.0, 3.7)
     accuracy_limits = (0.5, 1.0)
+    #: The epsilon axis spans the run's epsilons over all its epochs, with this much room
+    #: on either side (a factor on the log axis): the dots spread over the axis, and
+    #: moving the epochs never moves it.
+    epsilon_room = 1.6
     epsilon_limits = (0.05, 50.0)
     delta = 1e-5
 
@@ -598,6 +682,11 @@ class TrainingRun(Explorer):
             fontsize=9,
         )
         right.set_xscale("log")
+        # Over the span of one run (often less than a decade): ticks at 1, 2 and 5 times
+        # powers of ten, written plainly, and no crowded labels between them.
+        right.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        right.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        right.xaxis.set_minor_formatter(NullFormatter())
         (self.baseline_level,) = right.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
         (self.tradeoff,) = right.plot([], [], color=PLD_COLOR, lw=1.6, marker="o", ms=3)
         (self.tradeoff_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=7)
@@ -625,7 +714,16 @@ class TrainingRun(Explorer):
         accuracy = float(private.test_accuracy[epochs - 1])
         self.epoch_line.set_data([epochs, epochs], list(self.accuracy_limits))
         self.mark.set_data([epochs], [accuracy])
-        low, high = self.epsilon_limits
+        run_epsilons = np.asarray(private.epsilon, dtype=float)
+        limits = (
+            float(run_epsilons.min()) / self.epsilon_room,
+            float(run_epsilons.max()) * self.epsilon_room,
+        )
+        if limits != tuple(self.axes[1].get_xlim()):
+            self.axes[1].set_xlim(*limits)
+            self.figure.invalidate_static_layer()
+        self.epsilon_limits = limits
+        low, high = limits
         epsilons = np.clip(private.epsilon[shown], low, high)
         self.tradeoff.set_data(epsilons, private.test_accuracy[shown])
         self.tradeoff_mark.set_data([epsilons[-1]], [accuracy])
