@@ -129,7 +129,9 @@ class DifferencingAttack(_Figure):
     title = "Differencing: two counts give one person away, unless they are noisy"
     controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
-    figsize = (9.0, 3.6)
+    # 8.4 inches leave the readout beside it room for its longest numbers (4.5398e-5 at
+    # epsilon = 5): at 9 it wrapped below the figure while a slider moved.
+    figsize = (8.4, 3.6)
     #: The two standard Laplace draws behind the noisy counts (seed 2005).
     NOISE = tuple(np.random.default_rng(2005).laplace(0.0, 1.0, 2))
     limits = (-6.0, 8.0)
@@ -517,7 +519,8 @@ class LocalNoiseCost(_Figure):
         left.set_yscale("log")
         # A little beyond the slider's ends, so that the markers of n = 10 or 10^6 show whole.
         left.set_xlim(7, 1.4e6)
-        left.set_ylim(1e-7, 10)
+        # Room above the largest error (about 8, at n = 10 and t = 0.51) for the legend.
+        left.set_ylim(1e-7, 300)
         left.set_xlabel("number of people $n$")
         left.set_ylabel(r"standard error of the share")
         left.set_title("INTRO-4 · error against $n$ (same ε)", fontsize=10)
@@ -637,8 +640,9 @@ class DefinitionBand(_Figure):
             [], [], color="k", lw=2, marker="o", ms=5, label="at the prior $p$"
         )
         self.moving(self.band, self.segment)
-        left.set_xlim(0, 1)
-        left.set_ylim(0, 1)
+        # A little room around [0, 1]: the dots of a prior near 0 or 1 show whole.
+        left.set_xlim(-0.03, 1.03)
+        left.set_ylim(-0.03, 1.03)
         left.set_aspect("equal")
         left.set_xlabel(r"prior $\Pr[D = D_1]$")
         left.set_ylabel(r"posterior $\Pr[D = D_1 \mid O]$")

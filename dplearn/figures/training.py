@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from dplearn import accounting, privacy_loss, renyi, subsampling, training
 from dplearn.figures.accountant import SteppedControl
@@ -166,6 +166,23 @@ EPOCHS = Control("epochs", 1, 100, integer=True, description="epochs of the run 
 ORDER = Control(r"order $\alpha$", 1.1, 256.0, log=True, description="Rényi order alpha")
 
 DOCUMENT_SETTING = {"sigma": 1.1, "batch_size": 256, "delta": 1e-5, "epochs": 60}
+
+
+#: SGD-4's epsilon axis has this many tick positions, whatever its span (those below the
+#: axis are not drawn): a new run changes their places, never their number.
+EPSILON_TICKS = 8
+
+
+def _ticks_within(low, high):
+    """EPSILON_TICKS positions: the 1-2-5 values between low and high (every other one when
+    there are too many), then values below low to make up the number."""
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    values = [m * 10.0**e for e in range(first, last + 1) for m in (1.0, 2.0, 5.0)]
+    shown = [value for value in values if low <= value <= high]
+    while len(shown) > EPSILON_TICKS:
+        shown = shown[::2]
+    hidden = [low / 10.0 ** (i + 1) for i in range(EPSILON_TICKS - len(shown))]
+    return hidden[::-1] + shown
 
 
 def sampling_rate(batch_size):
@@ -684,9 +701,8 @@ class TrainingRun(Explorer):
         right.set_xscale("log")
         # Over the span of one run (often less than a decade): ticks at 1, 2 and 5 times
         # powers of ten, written plainly, and no crowded labels between them.
-        right.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         right.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-        right.xaxis.set_minor_formatter(NullFormatter())
+        right.xaxis.set_minor_locator(NullLocator())
         (self.baseline_level,) = right.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
         (self.tradeoff,) = right.plot([], [], color=PLD_COLOR, lw=1.6, marker="o", ms=3)
         (self.tradeoff_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=7)
@@ -712,7 +728,8 @@ class TrainingRun(Explorer):
         self.private.set_data(x, private.test_accuracy[shown])
         self.baseline.set_data(baseline.epochs[shown], baseline.test_accuracy[shown])
         accuracy = float(private.test_accuracy[epochs - 1])
-        self.epoch_line.set_data([epochs, epochs], list(self.accuracy_limits))
+        # From the dot up: the legend sits in the lower right, below every accuracy drawn.
+        self.epoch_line.set_data([epochs, epochs], [accuracy, self.accuracy_limits[1]])
         self.mark.set_data([epochs], [accuracy])
         run_epsilons = np.asarray(private.epsilon, dtype=float)
         limits = (
@@ -720,6 +737,7 @@ class TrainingRun(Explorer):
             float(run_epsilons.max()) * self.epsilon_room,
         )
         if limits != tuple(self.axes[1].get_xlim()):
+            self.axes[1].xaxis.set_major_locator(FixedLocator(_ticks_within(*limits)))
             self.axes[1].set_xlim(*limits)
             self.figure.invalidate_static_layer()
         self.epsilon_limits = limits
