@@ -264,9 +264,11 @@ class AmplificationBound(Explorer):
     }
     defaults = {"rate": 0.01, "sigma": 1.0, "epsilon": 1.0}
     figsize = (10.0, 3.8)
-    x_limits = (1e-4, 20.0)
+    # From below the smallest epsilon' the sliders give (q = 0.001, epsilon = 0.01: about
+    # 1.0e-5), so that the star is never drawn at the axis' end instead of its place.
+    x_limits = (5e-6, 20.0)
     y_limits = (1e-12, 2.0)
-    grid = np.geomspace(1e-5, 30.0, 260)
+    grid = np.geomspace(4e-6, 30.0, 280)
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
