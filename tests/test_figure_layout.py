@@ -42,13 +42,11 @@ from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
 from dplearn.figures.text import Note  # noqa: E402
 
 LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD")
-#: Figures whose legends still meet their lines at some slider's end (SGD-2 at alpha = 256
-#: or sigma = 5, SGD-3 at one epoch): not yet mended.
-NOT_YET_CHECKED = ("SGD-2", "SGD-3")
+#: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
+#: at alpha = 256, sigma = 5 or batch size 16): not yet mended, the rest is checked.
+LEGEND_NOT_YET_CLEAR = ("SGD-2",)
 EXPLORERS = {
-    figure_id: cls
-    for figure_id, cls in load_all().items()
-    if figure_id.startswith(LESSON_FIGURES) and figure_id not in NOT_YET_CHECKED
+    figure_id: cls for figure_id, cls in load_all().items() if figure_id.startswith(LESSON_FIGURES)
 }
 #: Figures held to the checks of texts against texts, markers and the readout's place.
 LESSONS_00_10_11 = ("INTRO", "SUB", "SGD")
@@ -153,7 +151,8 @@ def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params
             for line in ax.get_children()
             if isinstance(line, Line2D) and _line_meets(line, box)
         ]
-        assert not crossing, f"{label}: legend of {where!r} is over {crossing}"
+        if figure_id not in LEGEND_NOT_YET_CLEAR:
+            assert not crossing, f"{label}: legend of {where!r} is over {crossing}"
     for ax in figure.axes:
         for text in ax.texts:
             if not text.get_visible() or not text.get_text().strip():
@@ -300,7 +299,8 @@ LATER_CASES = [case for case in CASES if case[0].startswith(LESSONS_00_10_11)]
 
 
 def _markers_and_value_lines(ax):
-    """(label, display points) of each drawn marker set and each vertical marking line."""
+    """(label, display points) of each drawn mark (a marker set of up to three points: a
+    curve with markers may run off its axes) and each vertical marking line."""
     for line in ax.get_lines():
         if not line.get_visible() or line.get_alpha() == 0:
             continue
@@ -313,7 +313,7 @@ def _markers_and_value_lines(ax):
         points = line.get_transform().transform(finite)
         has_marker = line.get_marker() not in (None, "None", "", " ")
         vertical = len(finite) == 2 and finite[0, 0] == finite[1, 0]
-        if has_marker:
+        if has_marker and len(finite) <= 3:
             yield line.get_label(), points
         elif vertical:
             yield line.get_label(), points[:, :1]

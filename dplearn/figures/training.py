@@ -185,6 +185,22 @@ def _ticks_within(low, high):
     return hidden[::-1] + shown
 
 
+def _on_axis(xs, values, bottom, top, below, above):
+    """values where they lie within [bottom, top], NaN elsewhere; the triangles below and
+    above (Line2D) mark, at the axis' foot or head, the x of each value beyond it.
+
+    A clipped marker would sit at the edge as if that were its value; the readout holds the
+    number, the triangle says that it is off the axis and on which side.
+    """
+    values = np.asarray(values, dtype=float)
+    xs = np.broadcast_to(np.asarray(xs, dtype=float), values.shape)
+    low, high = values < bottom, values > top
+    # Just inside the log axis' ends, so that the triangles show whole.
+    below.set_data(xs[low], np.full(int(low.sum()), bottom * (top / bottom) ** 0.03))
+    above.set_data(xs[high], np.full(int(high.sum()), top / (top / bottom) ** 0.03))
+    return np.where(low | high, np.nan, values)
+
+
 def sampling_rate(batch_size):
     """q of SGD-1 to SGD-3: batch size / 60,000.
 
@@ -391,6 +407,8 @@ class RenyiDivergences(Explorer):
         (self.many,) = left.plot([], [], color=RDP_COLOR, lw=2.6)
         (self.order_line,) = left.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.marks,) = left.plot([], [], "o", color=MARK_COLOR, ms=6, ls="none")
+        (self.marks_below,) = left.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.marks_above,) = left.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         left.set_ylim(*self.divergence_limits)
         left.set_xlabel(r"order $\alpha$")
         left.set_ylabel(r"$D_\alpha$")
@@ -415,6 +433,8 @@ class RenyiDivergences(Explorer):
         (self.best,) = right.plot([], [], "*", color=RDP_COLOR, ms=13, mec="black", mew=0.6)
         (self.here,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
         (self.here_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.right_below,) = right.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.right_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         right.set_ylim(*self.epsilon_limits)
         right.set_xlabel(r"order $\alpha$")
         right.set_ylabel(r"$\varepsilon$ at $\delta$ from this order")
@@ -429,6 +449,10 @@ class RenyiDivergences(Explorer):
             self.best,
             self.here,
             self.here_line,
+            self.marks_below,
+            self.marks_above,
+            self.right_below,
+            self.right_above,
         )
 
     def _apply(self, alpha, sigma, batch_size, epochs, delta):
@@ -444,14 +468,26 @@ class RenyiDivergences(Explorer):
         one_here = float(renyi.rdp(pair, alpha))
         many_here = steps * one_here
         self.order_line.set_data([alpha, alpha], [low, high])
-        self.marks.set_data([alpha, alpha], np.clip([one_here, many_here], low / 10, high * 10))
+        self.marks.set_data(
+            [alpha, alpha],
+            _on_axis(alpha, [one_here, many_here], low, high, self.marks_below, self.marks_above),
+        )
         per_order = _per_order_epsilon(rate, sigma, steps, delta)
         best_index = int(np.argmin(per_order))
         bottom, top = self.epsilon_limits
         self.epsilons.set_data(ORDERS, np.clip(per_order, bottom / 10, top * 10))
-        self.best.set_data([ORDERS[best_index]], [np.clip(per_order[best_index], bottom, top)])
         epsilon_here = float(renyi.to_epsilon([alpha], [many_here], delta))
-        self.here.set_data([alpha], [np.clip(epsilon_here, bottom, top)])
+        xs = [ORDERS[best_index], alpha]
+        best, here = _on_axis(
+            xs,
+            [per_order[best_index], epsilon_here],
+            bottom,
+            top,
+            self.right_below,
+            self.right_above,
+        )
+        self.best.set_data([xs[0]], [best])
+        self.here.set_data([alpha], [here])
         self.here_line.set_data([alpha, alpha], [bottom, top])
         self.state = dict(
             steps=steps,
@@ -537,6 +573,10 @@ class RenyiAgainstPLD(Explorer):
         (self.ratio,) = right.plot([], [], color="black", lw=1.8, marker="o", ms=4)
         (self.ratio_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.ratio_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
+        (self.below,) = left.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.above,) = left.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
+        (self.ratio_below,) = right.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.ratio_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         right.set_xlim(0.9, 110)
         right.set_ylim(*self.ratio_limits)
         right.set_xlabel("epochs")
@@ -550,6 +590,10 @@ class RenyiAgainstPLD(Explorer):
             self.ratio,
             self.ratio_line,
             self.ratio_mark,
+            self.below,
+            self.above,
+            self.ratio_below,
+            self.ratio_above,
         )
 
     def _apply(self, epochs, sigma, batch_size, delta):
@@ -569,11 +613,15 @@ class RenyiAgainstPLD(Explorer):
         steps = training.steps_for_epochs(epochs, rate)
         pld_here = pld_epsilon(rate, sigma, steps, delta)
         rdp_here = rdp_epsilon(rate, sigma, steps, delta)
-        self.epoch_line.set_data([epochs, epochs], [low, high])
-        self.marks.set_data([epochs, epochs], np.clip([pld_here, rdp_here], low, high))
+        marks = _on_axis(epochs, [pld_here, rdp_here], low, high, self.below, self.above)
+        self.marks.set_data([epochs, epochs], marks)
+        # Up to the higher dot only: the legend sits in the upper left, over the first epochs.
+        reach = np.nanmax(marks) if np.any(np.isfinite(marks)) else high
+        self.epoch_line.set_data([epochs, epochs], [low, reach])
         ratio = rdp_here / pld_here if pld_here > 0 else float("inf")
         self.ratio_line.set_data([epochs, epochs], [bottom, top])
-        self.ratio_mark.set_data([epochs], [np.clip(ratio, bottom, top)])
+        (shown,) = _on_axis(epochs, [ratio], bottom, top, self.ratio_below, self.ratio_above)
+        self.ratio_mark.set_data([epochs], [shown])
         self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
 
     def numbers(self):
