@@ -14,7 +14,8 @@ choice), the others at the document's setting, drawn by Agg:
 
 For the figures of lessons 00, 10 and 11, at the same settings, also:
 
-- no two texts of an axes cross (INTRO-3's two bar labels once printed on each other);
+- no two texts of an axes cross (INTRO-3's two bar labels once printed on each other),
+  and every axes' title lies inside the figure;
 - every marker lies inside its axes, not on or past an edge, and so does every vertical
   line that marks a value (a D beyond the axis was once drawn at its end, as if there);
 - the readout keeps its place beside or above the figure: the layout that ``explore``
@@ -325,6 +326,8 @@ def _markers_and_value_lines(ax):
 def test_texts_do_not_cross_and_markers_stay_inside(figure_id, label, params):
     explorer, renderer = _drawn(figure_id, params)
     for ax in explorer.figure.axes:
+        title = ax.title.get_window_extent(renderer)
+        assert _inside(title, explorer.figure.bbox), f"{label}: title {ax.get_title()!r} is cut"
         boxes = [
             (text.get_text(), text.get_window_extent(renderer))
             for text in ax.texts

@@ -183,7 +183,7 @@ class DifferencingAttack(_Figure):
         right.set_xlim(-0.6, 2.6)
         right.set_ylim(0, 1.12)
         right.set_ylabel("P[Alice has it]")
-        right.set_title("the attacker's belief (green: what 2ε allows)", fontsize=10)
+        right.set_title("belief (green: what 2ε allows)", fontsize=10)
 
     def _apply(self, epsilon, prior):
         first, second = self.NOISE
