@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 
 VENV=.venv
 PYTHON="$VENV/bin/python"
-FIRST_LESSON=notebooks/01-measure-privacy-loss.ipynb
+FIRST_LESSON=notebooks/00-see-why-answers-need-noise.ipynb
 PORT="${PORT:-8888}"
 
 ensure_environment() {

@@ -1,11 +1,14 @@
-"""Numbers written into the prose of lessons 02, 04, 06, 07, 12 and 13 are the ones the
+"""Numbers written into the prose of lessons 00, 02, 04, 06, 07 and 10 to 13 are the numbers the
 package computes.
 
 Each claim recomputes one number (from the core, or a figure's own constant) and formats it
 the way the sentence writes it; the test finds that sentence in the lesson's markdown, so a
 change of the data, a calibration or a figure that makes the prose wrong fails here.
+A comparative claim ("faster than q", "within half a percent") is asserted on the numbers
+before the sentence that makes it is looked for.
 """
 
+import math
 import pathlib
 import re
 
@@ -13,8 +16,21 @@ import nbformat
 import numpy as np
 import pytest
 
-from dplearn import calibration, composition, mechanisms, privacy_loss, sensitivity, sparse_vector
-from dplearn.figures import gaussian, noise, plrv
+from dplearn import (
+    accounting,
+    attacks,
+    calibration,
+    composition,
+    mechanisms,
+    privacy_loss,
+    sensitivity,
+    sparse_vector,
+    subsampling,
+    training,
+)
+from dplearn import randomized_response as local
+from dplearn.figures import gaussian, intro, noise, plrv
+from dplearn.figures import training as training_figures
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -173,10 +189,104 @@ def lesson13():
     ]
 
 
+def _recovered(noise_bound):
+    """INTRO-2's share of bits recovered at E, the mean over the lesson's five attacks."""
+    return attacks.mean_fraction_recovered(
+        intro.RECONSTRUCTION_N, intro.RECONSTRUCTION_M, noise_bound, intro.RECONSTRUCTION_SEEDS
+    )
+
+
+def lesson00():
+    root_n = math.sqrt(intro.RECONSTRUCTION_N)
+    shares = {bound: _recovered(bound) for bound in (0.5, root_n / 2, root_n, 4 * root_n)}
+    # The order the prose tells: all, most, barely more than guessing's half.
+    assert shares[0.5] == 1.0
+    assert shares[0.5] > shares[root_n / 2] > shares[root_n] > shares[4 * root_n] > 0.5
+    assert shares[4 * root_n] < 0.6  # "little better than guessing"
+    ratio = local.local_standard_error(0.3, 1000, 0.75) / local.central_standard_error(
+        1000, math.log(3)
+    )
+    people = ratio**2 * 1000
+    # INTRO-1's draw: the factor on Alice's odds is within e^(+-epsilon), the band e^(2 epsilon).
+    epsilon = intro.DOCUMENT_EPSILON
+    noise_draw = np.array(intro.DifferencingAttack.NOISE) / epsilon
+    difference = 1 + noise_draw[0] - noise_draw[1]
+    factor = math.exp(attacks.differencing_log_ratio(difference, epsilon))
+    assert math.exp(-epsilon) <= factor <= math.exp(epsilon)
+    return [
+        f"still let it get {shares[root_n]:.0%} of".replace("%", " %"),
+        f"it takes $E = {4 * root_n:g}$ to bring it down to {shares[4 * root_n]:.0%}".replace(
+            "%", " %"
+        ),
+        f"off by up to $\\sqrt{{n}} = {root_n:g}$",
+        f"$\\sqrt{{n}}/2$ it still gets {shares[root_n / 2]:.0%} of them, off by up to"
+        f" $\\sqrt{{n}}$ {shares[root_n]:.0%},".replace("%", " %"),
+        f"$E = 4\\sqrt{{n}}$ it gets {shares[4 * root_n]:.0%})".replace("%", " %"),
+        f"the ratio printed above times as many people: about {round(people, -4):,.0f}".replace(
+            ",", " "
+        ),
+        "and her factor stays within $e^{\\pm\\varepsilon}$",
+    ]
+
+
+def lesson10():
+    gaussian_mechanism = privacy_loss.gaussian(1.0)
+    rates = (1.0, 0.1, 0.01, 0.001)
+    epsilons = [
+        subsampling.poisson(gaussian_mechanism, rate).epsilon_for_delta(1e-5) for rate in rates
+    ]
+    drops = [epsilons[i] / epsilons[i + 1] for i in range(3)]
+    # "slowly at first and then faster than q itself": each tenfold cut divides epsilon by
+    # more than the last, the first two by less than 10, the third by more.
+    assert drops[0] < drops[1] < drops[2]
+    assert drops[1] < 10 < drops[2]
+    # The add side's bound -ln(1 - q): finite below q = 1, infinite at q = 1.
+    assert math.isinf(subsampling.poisson(gaussian_mechanism, 1.0).add.max_loss)
+    assert math.isfinite(subsampling.poisson(gaussian_mechanism, 0.999).add.max_loss)
+    return [
+        f"divides $\\varepsilon$ by {drops[0]:.1f}, the second by {drops[1]:.1f}, the third,"
+        f" from 0.01 to 0.001, by {drops[2]:.1f}.",
+        "For $q < 1$ the add side's loss is bounded, by $-\\ln(1 - q)$; at $q = 1$ it is not",
+    ]
+
+
+def lesson11():
+    rate = 256 / 60000
+    one_epoch = training.steps_for_epochs(1, rate)
+    assert one_epoch == math.ceil(60000 / 256) == 235 and 60000 // 256 == 234
+    # SGD-4's readout names its grid width; the prose says the same, and that it is
+    # within half a percent of h = 1e-4 at the lesson's setting of SGD-4.
+    (readout,) = [name for name in training_figures.TrainingRun().numbers() if "by PLD" in name]
+    assert training_figures.CURVE_GRID_WIDTH == 1e-3 and "10^{-3}" in readout
+    q = 32 / 427
+    for epochs in (1, 10, 30):
+        steps = training.steps_for_epochs(epochs, q)
+        coarse = accounting.dp_sgd_epsilon(q, 4.0, steps, 1e-5, grid_width=1e-3)
+        fine = accounting.dp_sgd_epsilon(q, 4.0, steps, 1e-5)
+        assert fine <= coarse <= fine * 1.005, (epochs, coarse, fine)
+    return [
+        f"one epoch is $1/q = {1 / rate:g}$ steps",
+        f"$\\lceil E/q \\rceil$ steps, {one_epoch} for one epoch",
+        f"$\\lfloor 60000/256 \\rfloor = {60000 // 256}$ steps per epoch (it rounds"
+        f" $1/q = {1 / rate:g}$ down",
+        "it uses a coarser grid, $h = 10^{-3}$ (the readout says so): still pessimistic, and"
+        " within half a percent of $h = 10^{-4}$",
+    ]
+
+
 @pytest.mark.parametrize(
     ("prefix", "claims"),
-    [("02", lesson02), ("04", lesson04), ("06", lesson06), ("07", lesson07), ("12", lesson12),
-     ("13", lesson13)],
+    [
+        ("00", lesson00),
+        ("02", lesson02),
+        ("04", lesson04),
+        ("06", lesson06),
+        ("07", lesson07),
+        ("10", lesson10),
+        ("11", lesson11),
+        ("12", lesson12),
+        ("13", lesson13),
+    ],
 )
 def test_prose_numbers_are_computed(prefix, claims):
     text = markdown(prefix)

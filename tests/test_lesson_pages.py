@@ -296,3 +296,89 @@ def test_the_contents_page_lists_every_lesson_as_the_script_writes_it():
     for path in NOTEBOOKS:
         line = next(line for line in index.cells[1].source.splitlines() if f"({path.name})" in line)
         assert navigation.title(load(path), path.name) in line, path.name
+
+
+# ------------------------------------------ what the app (Voilà) shows: no hidden steps
+
+#: Lessons whose prose has been read as the app shows it (markdown and outputs, no code):
+#: it speaks of no cell and no code that the page does not show. Lessons 01-09 still speak
+#: of "the cell below" and "(in code: ...)".
+APP_PROSE_READY = ("00", "10", "11")
+FENCED = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)^\1[`~]*[ \t]*$", re.M | re.S)
+CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+#: Words that send an app reader to code the page does not show.
+HIDDEN_STEPS = {
+    "a cell": r"\bcells?\b",
+    "code": r"\bin code\b|\bthe code\b|\bcode cell",
+    "a computation by hand": r"\bby hand\b",
+}
+#: Code spans that are names, not code: the package, its modules, and the libraries cited.
+PACKAGE_NAMES = re.compile(
+    r"^(?:dplearn|dp_accounting|numpy|scipy)(?:\.\w+)*$|^[\w/-]+\.(?:md|ipynb|py)$"
+)
+
+
+def hidden_steps(nb):
+    """Each place where a markdown cell speaks of code or a cell the app does not show.
+
+    The exercises' cells are the banks' texts (tests/test_exercises.py reads them as the
+    app shows them). A fenced code listing is shown in the app: a cell that holds one may
+    say "in code" and name what it lists, and code spans listed anywhere on the page are
+    shown there.
+    """
+    cells = [
+        (index, cell)
+        for index, cell in markdown_cells(nb)
+        if not any(tag.startswith("exercise") for tag in cell.metadata.get("tags", []))
+    ]
+    listed = "\n".join(body for _, cell in cells for _, body in FENCED.findall(cell.source))
+    found = []
+    for index, cell in cells:
+        has_listing = bool(FENCED.search(cell.source))
+        text = FENCED.sub(" ", cell.source)
+        words = CODE_SPAN.sub(" ", MATH.sub(" ", text))
+        for what, pattern in HIDDEN_STEPS.items():
+            if what == "code" and has_listing:
+                continue
+            for match in re.finditer(pattern, words, re.IGNORECASE):
+                found.append(f"cell {index}: {what}: {match.group(0)!r}")
+        for _, span in CODE_SPAN.findall(text):
+            looks_like_code = re.search(r"[.(=\[]", span)
+            if looks_like_code and not PACKAGE_NAMES.match(span) and span not in listed:
+                found.append(f"cell {index}: code that is not shown: `{span}`")
+    return found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cell below prints it.",
+        "Here it is by hand:",
+        "the package's dual (in code: `attacks.reconstruct`), in 20 ms",
+        "Its `PLDAccountant(value_discretization_interval=1e-4)` is the same grid",
+        "this cell takes one pair",
+    ],
+)
+def test_the_app_check_catches_hidden_steps(text):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
+    assert hidden_steps(nb), text
+
+
+def test_the_app_check_leaves_shown_listings_and_names_alone():
+    listing = "In code:\n\n```python\nrun = dp_event.GaussianDpEvent(sigma)\n```\n"
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell(listing),
+            nbformat.v4.new_markdown_cell("The event `dp_event.GaussianDpEvent(sigma)` above."),
+            nbformat.v4.new_markdown_cell("Google's `dp_accounting` and `dplearn.training`."),
+        ]
+    )
+    assert not hidden_steps(nb)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in NOTEBOOKS if p.name[:2] in APP_PROSE_READY], ids=lambda p: p.name
+)
+def test_the_app_page_speaks_of_no_hidden_cell_or_code(path):
+    found = hidden_steps(load(path))
+    assert not found, "\n".join(found)

@@ -245,3 +245,72 @@ def test_phi_inverse_outside_zero_one_could_not_be_read(text):
     f = read_function("Phi_inv(epsilon)", ("epsilon", "sigma"))
     assert math.isnan(f(2.0, 1.0)) and f(0.5, 1.0) == 0.0
     assert ONE_OF_EACH_KIND["function"].check("Phi_inv(100 + epsilon)").status == exercises.NOT_YET
+
+
+# ------------------------------------------- maths as a learner writes it, plain words
+
+
+def test_the_form_the_box_shows_and_products_without_their_sign_are_read():
+    parameters = ("epsilon0", "q")
+    reference = read_function("ln(1 + q*(exp(epsilon0) - 1))", parameters)
+    for typed in (
+        "f(epsilon0, q) = ln(1 + q(exp(epsilon0) - 1))",  # the box's placeholder, filled in
+        "f = log1p(q*expm1(epsilon0))",
+        "g(a, b) = ln(1 + b(exp(a) - 1))",
+        "ln(1 + q(exp(epsilon0)-1))",  # the lesson's maths: q(e^ε0 − 1)
+        "ln(1 + (exp(epsilon0) - 1)(q))",
+    ):
+        f = read_function(typed, parameters)
+        assert math.isclose(f(2.0, 0.05), reference(2.0, 0.05), rel_tol=1e-15), typed
+    assert read_number("2(1 + 3)") == 8.0 and read_number("(1 + 1)(2 + 1)") == 6.0
+    assert read_number("epsilon = ln(4)") == math.log(4)
+    # A known function stays a call; a constant before a bracket is asked about.
+    assert read_number("exp(1)") == math.e
+    with pytest.raises(NotReadable, match=r"e is a number, not a function.*exp\(\.\.\.\)"):
+        read_number("e(2)")
+    with pytest.raises(NotReadable, match=r"write the multiplication sign: 2\*q, not 2q"):
+        read_function("2q", parameters)
+    exercise = exercises.load_all()["10.amplification-formula"]
+    assert exercise.check("f(epsilon0, q) = ln(1 + q(exp(epsilon0) - 1))").correct
+
+
+def test_infinity_huge_numbers_domains_and_unknown_names_get_plain_words():
+    number = exercises.load_all()["00.two-releases"]
+    for typed in ("1/0", "1e999", "-1/0"):
+        result = number.check(typed)
+        assert result.status == exercises.NOT_YET and "infinite" in result.message, typed
+    huge = number.check("1" + "0" * 299)
+    assert "far too large" in huge.message and "1e+299" in huge.message
+    result = number.check("ln(-1)")
+    assert result.message == "That cannot be computed: ln needs a positive number, got -1."
+    assert "NaN" not in result.message and not result.attempted
+    assert "sqrt needs a number of at least 0" in number.check("sqrt(-4)").message
+    unknown = number.check("abc")
+    assert "use numbers and + − × ÷, ln, exp, sqrt" in unknown.message
+    assert "variables are" not in unknown.message  # a number exercise has none
+    function = exercises.load_all()["10.amplification-formula"]
+    assert "the variables are epsilon0, q" in function.check("abc * q").message
+    nan = number.check("inf - inf")
+    assert "not a number (NaN)" in nan.message and "0/0" in nan.message
+
+
+def test_the_formula_box_lists_log1p_and_expm1():
+    from dplearn.exercises._widget import _help
+
+    for exercise in exercises.load_all().values():
+        if exercise.kind != "choice" and not getattr(exercise.tolerance, "whole", False):
+            assert "log1p, expm1" in _help(exercise), exercise.id
+
+
+def test_a_second_check_shows_that_it_ran():
+    """Two different wrong answers with the same message: the feedback still changes."""
+    box = exercises.load_all()["00.two-releases"].widget()
+    box.answer.value = "0.3"
+    first = box.feedback.value
+    box.answer.value = "0.31"
+    second = box.feedback.value
+    assert box.result.status == exercises.NOT_YET
+    assert first != second
+    assert "check 1: 0.3)" in first and "check 2: 0.31)" in second
+    box.check_button.click()  # the same answer again: the count moves on
+    assert "check 3: 0.31)" in box.feedback.value

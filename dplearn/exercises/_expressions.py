@@ -11,8 +11,13 @@ that says what was not understood. Nothing is passed to ``eval``.
 Functions: exp, ln (= log), log10, log2, log1p, expm1, sqrt, abs, floor, ceil, min, max,
 Phi (the standard normal CDF; also written Φ), Phi_inv (its inverse, the quantile
 Φ⁻¹; also written invPhi, Φ⁻¹(p) or Phi^-1(p)), erf, erfc. Constants: pi, e, inf.
-A number typed with Phi_inv of something outside [0, 1] is refused, saying so; in a
-function, such a point gives NaN, as ln of a negative number does.
+A number typed with Phi_inv of something outside [0, 1], or with ln or sqrt of a negative
+number, is refused, saying so in plain words; in a function, such a point gives NaN.
+
+A learner writes maths as on paper, so the reader also takes ``f(epsilon0, q) = ...`` (the
+form the answer box shows) and a product without its sign where nothing else is meant:
+``q(exp(epsilon0) - 1)`` with ``q`` a variable, ``2(1 + q)``, ``(1 + q)(1 - q)``. A
+known function name followed by brackets stays a call.
 
 Whatever the text (up to MAX_LENGTH characters), the reader returns a number or raises
 ``NotReadable``: a number too large for a float, brackets nested too deep for Python's
@@ -31,6 +36,7 @@ from scipy import special
 
 __all__ = [
     "NotReadable",
+    "OutsideDomain",
     "FUNCTIONS",
     "CONSTANTS",
     "DOMAINS",
@@ -62,11 +68,20 @@ FUNCTIONS = {
     "erfc": (special.erfc, 1),
 }
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}
-#: Functions defined on part of the line only: (low, high, what their argument is).
+#: Functions defined on part of the line only: (low, high, what they need), as the
+#: message says it: "ln needs a positive number, got -1".
 DOMAINS = {
-    "Phi_inv": (0.0, 1.0, "a probability between 0 and 1"),
-    "invPhi": (0.0, 1.0, "a probability between 0 and 1"),
+    "Phi_inv": (0.0, 1.0, "takes a probability between 0 and 1"),
+    "invPhi": (0.0, 1.0, "takes a probability between 0 and 1"),
+    "ln": (0.0, math.inf, "needs a positive number"),
+    "log": (0.0, math.inf, "needs a positive number"),
+    "log10": (0.0, math.inf, "needs a positive number"),
+    "log2": (0.0, math.inf, "needs a positive number"),
+    "log1p": (-1.0, math.inf, "needs a number of at least -1"),
+    "sqrt": (0.0, math.inf, "needs a number of at least 0"),
 }
+#: What a number answer may be made of, in the words a newcomer reads.
+ALLOWED_IN_WORDS = "use numbers and + − × ÷, ln, exp, sqrt, pi and e"
 
 _OPERATORS = {
     ast.Add: np.add,
@@ -94,8 +109,9 @@ class NotReadable(ValueError):
     """The text is not a number or formula this reader understands; the message says why."""
 
 
-class _OutsideDomain(NotReadable):
-    """A function met an argument outside its domain (Phi_inv of 2)."""
+class OutsideDomain(NotReadable):
+    """A function met an argument outside its domain (Phi_inv of 2, ln of -1); the message
+    is a plain sentence ("ln needs a positive number, got -1")."""
 
 
 def _normalise(text):
@@ -143,8 +159,12 @@ def _compile(node, parameters):
         if node.id in CONSTANTS:
             value = np.float64(CONSTANTS[node.id])
             return lambda values: value
-        known = ", ".join(parameters) if parameters else "none here"
-        raise NotReadable(f"unknown name {node.id!r} (the variables are: {known})")
+        if not parameters:
+            raise NotReadable(f"{node.id!r} is no number or function I know: {ALLOWED_IN_WORDS}")
+        known = ", ".join(parameters)
+        raise NotReadable(
+            f"unknown name {node.id!r}: the variables are {known}; {ALLOWED_IN_WORDS}"
+        )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         operand = _compile(node.operand, parameters)
         if isinstance(node.op, ast.USub):
@@ -154,8 +174,17 @@ def _compile(node, parameters):
         operator = _OPERATORS[type(node.op)]
         left, right = _compile(node.left, parameters), _compile(node.right, parameters)
         return lambda values: operator(left(values), right(values))
+    if isinstance(node, ast.Call) and _implicit_product(node, parameters):
+        # q(exp(epsilon0) - 1), 2(1 + q): a product written as on paper.
+        left, right = _compile(node.func, parameters), _compile(node.args[0], parameters)
+        return lambda values: np.multiply(left(values), right(values))
     if isinstance(node, ast.Call):
         name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name in CONSTANTS and not node.keywords and len(node.args) == 1:
+            raise NotReadable(
+                f"{name} is a number, not a function: write {name}*(...) to multiply"
+                + (", or exp(...) for e to a power" if name == "e" else "")
+            )
         if name not in FUNCTIONS:
             raise NotReadable(
                 f"unknown function {ast.unparse(node.func)!r} (known: {', '.join(FUNCTIONS)})"
@@ -170,23 +199,48 @@ def _compile(node, parameters):
     raise NotReadable(f"{ast.unparse(node)!r} is not arithmetic this box understands")
 
 
+def _implicit_product(node, parameters):
+    """True when a call is a product without its sign: a variable, a number or a bracket
+    followed by one bracketed factor, where no function is meant."""
+    if node.keywords or len(node.args) != 1:
+        return False
+    factor = node.func
+    if isinstance(factor, ast.Name):
+        return factor.id in parameters and factor.id not in FUNCTIONS
+    if isinstance(factor, ast.Constant):
+        return isinstance(factor.value, int | float) and not isinstance(factor.value, bool)
+    return isinstance(factor, ast.BinOp | ast.UnaryOp | ast.Call)
+
+
 def _within_domain(name, function, argument):
     """The call of a one-argument function that refuses arguments outside its domain."""
-    low, high, meaning = DOMAINS[name]
+    low, high, needs = DOMAINS[name]
 
     def call(values):
         value = argument(values)
         if value < low or value > high:  # NaN passes, and gives NaN
-            raise _OutsideDomain(f"{name} takes {meaning}, got {float(value):.6g}")
+            raise OutsideDomain(f"{name} {needs}, got {float(value):.6g}")
         return function(value)
 
     return call
+
+
+# "f(epsilon0, q) = ...", the form the answer box shows, or "f = ...".
+_DEFINITION = re.compile(r"^\s*[A-Za-z_]\w*\s*(?:\(([^()]*)\))?\s*=(?!=)(.*)$", re.S)
+# A number glued to a name or a bracket, "2q" or "2(": Python's parser cannot read it.
+_GLUED = re.compile(r"(?<![\w.])(\d+(?:\.\d*)?)\s*(?![eE][+-]?\d)([A-Za-z_(])")
 
 
 def _parse(text):
     try:
         return ast.parse(text, mode="eval").body
     except SyntaxError:
+        glued = _GLUED.search(text)
+        if glued:
+            number, after = glued.groups()
+            raise NotReadable(
+                f"write the multiplication sign: {number}*{after}, not {number}{after}"
+            ) from None
         raise NotReadable(f"{text!r} is not a formula (check the brackets and operators)") from None
     except ValueError:  # a NUL character, which Python's parser refuses
         raise NotReadable("the answer holds a character that is not text") from None
@@ -226,7 +280,11 @@ def read_number(text):
     Raises:
       NotReadable: the text is not arithmetic on numbers, functions and constants.
     """
-    compiled = _compile(_parse(_normalise(text)), ())
+    text = _normalise(text)
+    definition = _DEFINITION.match(text)
+    if definition and definition.group(1) is None:
+        text = definition.group(2).strip()  # "epsilon = ln(4)": the value follows "="
+    compiled = _compile(_parse(text), ())
     return _evaluate(compiled, ())
 
 
@@ -241,7 +299,14 @@ def read_function(text, parameters):
       NotReadable: the text is not such a formula.
     """
     parameters = tuple(parameters)
-    node = _parse(_normalise(text))
+    text = _normalise(text)
+    definition = _DEFINITION.match(text)
+    if definition:
+        named, text = definition.group(1), definition.group(2).strip()
+        if named is not None and named.strip():
+            # f(a, b) = ... names the arguments, as a lambda does.
+            text = f"lambda {named}: {text}"
+    node = _parse(text)
     names = parameters
     if isinstance(node, ast.Lambda):
         arguments = node.args
@@ -259,7 +324,7 @@ def read_function(text, parameters):
     def function(*values):
         try:
             return _evaluate(compiled, values)
-        except _OutsideDomain:
+        except OutsideDomain:
             # A formula undefined at one point is a wrong answer there, not unreadable.
             return math.nan
 

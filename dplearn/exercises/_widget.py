@@ -60,7 +60,8 @@ def _feedback_classes(result):
 def _help(exercise):
     if exercise.kind == "choice":
         return "Choose one option, then press <b>Check</b>."
-    basics, normal = "exp, ln, sqrt", "Phi, its inverse Phi_inv, ^ for powers"
+    # log1p(x) = ln(1 + x) and expm1(x) = e^x - 1 keep small x exact: lessons 10 and 11 use them.
+    basics, normal = "exp, ln, sqrt, log1p, expm1", "Phi, its inverse Phi_inv, ^ for powers"
     if exercise.kind == "function":
         names = ", ".join(exercise.parameters)
         # A formula for a count may need rounding (the smallest k such that ...).
@@ -89,6 +90,14 @@ _OPTION_STYLE = (
     "<style>.dplearn-answer.widget-radio-box label {height: auto; white-space: normal; "
     "line-height: 1.35; margin-bottom: 0.3em; align-items: flex-start}</style>"
 )
+
+
+def _echo(answer):
+    """The answer as the feedback repeats it: the text typed, or the option's letter."""
+    if answer is None or (isinstance(answer, str) and not answer.strip()):
+        return "no answer"
+    text = str(answer).strip()
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class ExerciseBox(widgets.VBox):
@@ -131,6 +140,9 @@ class ExerciseBox(widgets.VBox):
         self.solution_area = widgets.Output()
         self.solution_area.add_class("dplearn-solution")
         self.result = None
+        #: Checks run so far: the feedback counts them, so that a second Check that
+        #: gets the same message still shows that it ran.
+        self.checks = 0
         guide = widgets.HTML(
             _OPTION_STYLE + f"<span style='color:#57606a'>{_help(exercise)}</span>"
         )
@@ -152,8 +164,11 @@ class ExerciseBox(widgets.VBox):
         result = self.exercise.check(self.answer.value)
         exercises.note_attempt(result)
         mark, colour = _MARKS[result.status]
+        self.checks += 1
         self.feedback.value = (
             f"<span style='color:{colour}'><b>{mark}</b> {html.escape(result.message)}</span>"
+            f" <span class='dplearn-check-count' style='color:#57606a'>"
+            f"(check {self.checks}: {html.escape(_echo(self.answer.value))})</span>"
         )
         self.feedback._dom_classes = _feedback_classes(result)
         if result.attempted:

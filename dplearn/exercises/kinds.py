@@ -25,6 +25,7 @@ import numpy as np
 from dplearn._environment import in_app_mode
 from dplearn.exercises._expressions import (
     NotReadable,
+    OutsideDomain,
     decimal_comma_hint,
     read_function,
     read_number,
@@ -161,6 +162,8 @@ class Tolerance:
     relative: float = 0.0
     absolute: float = 0.0
     whole: bool = False
+    #: What a whole-number answer counts ("epochs"), for the message on a fraction.
+    unit: str = ""
 
     def accepts(self, value, target):
         """True when value lies within this tolerance of target."""
@@ -199,10 +202,10 @@ def absolute(amount):
     return Tolerance(absolute=amount)
 
 
-def whole_number():
+def whole_number(unit=""):
     """The tolerance of an answer that is a whole number: exactly that number (see
-    ``Tolerance``)."""
-    return Tolerance(whole=True)
+    ``Tolerance``); ``unit`` names what it counts ("epochs")."""
+    return Tolerance(whole=True, unit=unit)
 
 
 #: The same tolerance under its older, shorter name.
@@ -282,6 +285,8 @@ def _as_number(answer):
     if isinstance(answer, str):
         try:
             return read_number(answer), None
+        except OutsideDomain as problem:
+            return None, f"that cannot be computed: {problem}"  # "ln needs a positive number"
         except NotReadable as problem:
             return None, f"I could not read that: {problem}"
     if isinstance(answer, bool | np.bool_):
@@ -444,19 +449,40 @@ class NumberExercise(Exercise):
             return self._unreadable(message, answer)
         recorded = answer if isinstance(answer, str) else value
         if math.isnan(value):
-            return self._result(NO_ANSWER, "That is NaN, not a number: did a computation fail?")
-        if self.tolerance.accepts(value, self.reference()):
+            return self._result(
+                NO_ANSWER,
+                "That is not a number (NaN): a computation such as 0/0 or inf − inf has no value.",
+            )
+        reference = self.reference()
+        if self.tolerance.accepts(value, reference):
             return self._result(CORRECT, f"Right, {self.tolerance.describe()}.", None, recorded)
         for item in self.mistakes:
             if self.tolerance.accepts(value, float(item.compute())):
                 return self._wrong(item.id, recorded)
         advice = f" {self.advice}" if self.advice else ""
-        return self._result(
-            NOT_YET,
-            f"That is not {self.tolerance.describe()}, and it is none of the usual slips." + advice,
-            None,
-            recorded,
-        )
+        return self._result(NOT_YET, self._off_by(value, reference) + advice, None, recorded)
+
+    def _off_by(self, value, reference):
+        """What a wrong number that is no anticipated slip gets, in plain words."""
+        if math.isinf(value):
+            return (
+                "That is infinite (a division by zero, or a number beyond about 1.8e308, "
+                "the largest a computer holds): the answer is a finite number."
+            )
+        if abs(value) > 1e6 * max(1.0, abs(reference)):
+            return (
+                f"That is about {value:.3g}, far too large in size for this answer: check "
+                "the powers of ten and the brackets."
+            )
+        if self.tolerance.whole:
+            counted = f" of {self.tolerance.unit}" if self.tolerance.unit else ""
+            if value != math.floor(value):
+                return f"{value:g} is not a whole number: a whole number{counted} is asked for."
+            return (
+                f"That is not the whole number{counted} asked for, and it is none of the "
+                "usual slips."
+            )
+        return f"That is not {self.tolerance.describe()}, and it is none of the usual slips."
 
 
 @dataclass(frozen=True)

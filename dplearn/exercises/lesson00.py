@@ -124,6 +124,13 @@ EXERCISES = [
                 "That is a base-10 log. ε is a natural log (ln), as in e^ε.",
                 lambda: math.log10(_TRUTH / (1.0 - _TRUTH)),
             ),
+            mistake(
+                "log-of-t",
+                "That is ln t, the log of one probability, and it is negative: ε compares "
+                "the two chances of a yes report, t when the truth is yes and 1 − t when it "
+                "is no.",
+                lambda: math.log(_TRUTH),
+            ),
         ],
         solution=(
             "A report is the truth on heads, and on tails when the second coin happens to "
@@ -222,6 +229,15 @@ EXERCISES = [
                 ),
             ),
             mistake(
+                "lesson-n",
+                "That is the ratio the lesson printed at n = 1000. Here n = 10 000: both "
+                "errors shrink as n grows, but not equally fast.",
+                lambda: _ratio(
+                    local.local_standard_error(_SHARE, 1000, _FAIR),
+                    local.central_standard_error(1000, _LN3),
+                ),
+            ),
+            mistake(
                 "variance-ratio",
                 "That is the ratio of the variances. Compare standard errors, the square roots.",
                 lambda: (
@@ -248,14 +264,14 @@ EXERCISES = [
         question=(
             "A data set holds one secret bit for each of $n = 100$ people. An analyst may ask "
             '$m = 400$ questions of the form "how many people of this group have a 1?", and '
-            "each answer is off by at most $E$. Which noise size keeps most of the bits "
-            "secret from the linear-program attack of the lesson?"
+            "each answer is off by at most $E$. Which noise size stops the linear-program "
+            "attack of the lesson, so that it does little better than guessing?"
         ),
         options={
             "a": "E = 0.5: the answers are no longer exact.",
             "b": "E = 1: every answer may be off by one whole person.",
-            "c": "E well above √n = 10, such as 40: then the attack does little better than "
-            "guessing.",
+            "c": "E well above √n = 10, such as 40: then the attack gets little more than the "
+            "half of the bits that guessing gets.",
             "d": "No E below n = 100 helps: any error smaller than the whole data set leaks "
             "every bit.",
         },

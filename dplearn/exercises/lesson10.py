@@ -147,6 +147,12 @@ EXERCISES = [
                 lambda: _bound_and_exact()[0] / _bound_and_exact(_amplified())[1],
             ),
             mistake(
+                "no-q",
+                "You compared the exact δ with δ₀, the guarantee before subsampling. The "
+                "bound promises q·δ₀ for the subsampled mechanism: compare with that.",
+                lambda: privacy_loss.gaussian(_SIGMA).delta(_SUB2_EPSILON) / _bound_and_exact()[1],
+            ),
+            mistake(
                 "unsubsampled",
                 "You divided by the δ of the mechanism without subsampling, which only "
                 "gives back q. The exact δ to compare with is the subsampled mechanism's.",

@@ -139,7 +139,7 @@ EXERCISES = [
             "accountant's $\\varepsilon$ exceeds $2$? (Move SGD-1's epochs slider.)"
         ),
         compute=lambda: _affordable_epochs("pld"),
-        tolerance=exact(),
+        tolerance=exact("epochs"),
         mistakes=[
             mistake(
                 "rdp",

@@ -86,6 +86,9 @@ CLAIM = Control(
 PEOPLE = Control("people $n$", 10.0, 1e6, log=True, description="number of people asked")
 PROPORTION = Control(r"true share $\pi$", 0.0, 1.0, step=0.01, description="share of yes answers")
 DEFINITION_EPSILON = EPSILON.replace(minimum=0.05, maximum=5.0)
+#: INTRO-4's half-widths for the surveys' estimates: the first that holds three local
+#: standard errors is shown (a step changes the axis rarely, and by a factor of two).
+SPREADS = (0.15, 0.3, 0.6, 1.25, 2.5, 5.0, 10.0, 20.0, 40.0)
 
 
 def _percent(value):
@@ -126,21 +129,39 @@ class DifferencingAttack(_Figure):
     title = "Differencing: two counts give one person away, unless they are noisy"
     controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
-    figsize = (9.0, 3.6)
+    # 8.4 inches leave the readout beside it room for its longest numbers (4.5398e-5 at
+    # epsilon = 5): at 9 it wrapped below the figure while a slider moved.
+    figsize = (8.4, 3.6)
     #: The two standard Laplace draws behind the noisy counts (seed 2005).
     NOISE = tuple(np.random.default_rng(2005).laplace(0.0, 1.0, 2))
     limits = (-6.0, 8.0)
+    #: The vertical lines' top: below the two rows of the legend.
+    line_top = 1.05
 
     def _create(self):
         left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.5, 1]})
         self.grid = np.linspace(*self.limits, 701)
         (self.has_line,) = left.plot([], [], color=YES_COLOR, lw=2, label="if Alice has it")
         (self.not_line,) = left.plot([], [], color=NO_COLOR, lw=2, label="if she has not")
-        left.axvline(1.0, color="0.3", ls=":", lw=1.2, label="exact counts: $D = 1$", zorder=1.5)
+        # Both vertical lines stop below the legend, which spans the top of the axes.
+        left.plot(
+            [1.0, 1.0],
+            [0.0, self.line_top],
+            color="0.3",
+            ls=":",
+            lw=1.2,
+            label="exact counts: $D = 1$",
+            zorder=1.5,
+        )
         (self.seen,) = left.plot([], [], color="k", lw=1.5, ls="--", label="noisy $D$ seen")
-        self.moving(self.has_line, self.not_line, self.seen)
+        # A D beyond the axis (small epsilon spreads the noise) is said at the edge it
+        # lies beyond, never drawn at the edge as if it were there.
+        self.off_axis = left.text(
+            0, 0.55, "", fontsize=8.5, va="center", bbox=dict(fc="white", ec="0.6", lw=0.6)
+        )
+        self.moving(self.has_line, self.not_line, self.seen, self.off_axis)
         left.set_xlim(*self.limits)
-        left.set_ylim(0, 1.35)
+        left.set_ylim(0, 1.4)
         left.set_xlabel("$D$ = count of everyone − count without Alice")
         left.set_ylabel("likelihood (peak = 1)")
         left.set_title("INTRO-1 · what the attacker sees", fontsize=10)
@@ -162,7 +183,7 @@ class DifferencingAttack(_Figure):
         right.set_xlim(-0.6, 2.6)
         right.set_ylim(0, 1.12)
         right.set_ylabel("P[Alice has it]")
-        right.set_title("the attacker's belief (green: what 2ε allows)", fontsize=10)
+        right.set_title("belief (green: what 2ε allows)", fontsize=10)
 
     def _apply(self, epsilon, prior):
         first, second = self.NOISE
@@ -172,8 +193,22 @@ class DifferencingAttack(_Figure):
             self.grid, attacks.difference_density(self.grid - 1.0, epsilon) / peak
         )
         self.not_line.set_data(self.grid, attacks.difference_density(self.grid, epsilon) / peak)
-        shown = float(np.clip(difference, *self.limits))
-        self.seen.set_data([shown, shown], [0.0, 1.08])
+        low_edge, high_edge = self.limits
+        inside = low_edge <= difference <= high_edge
+        if inside:
+            self.seen.set_data([difference, difference], [0.0, self.line_top])
+        else:
+            self.seen.set_data([], [])
+        if inside:
+            self.off_axis.set_text("")
+        elif difference > high_edge:
+            self.off_axis.set_x(high_edge - 0.2)
+            self.off_axis.set_ha("right")
+            self.off_axis.set_text(f"noisy $D$ = {difference:.1f},\nbeyond the axis →")
+        else:
+            self.off_axis.set_x(low_edge + 0.2)
+            self.off_axis.set_ha("left")
+            self.off_axis.set_text(f"← noisy $D$ = {difference:.1f},\nbeyond the axis")
         posterior = attacks.differencing_posterior(prior, difference, epsilon)
         low, high = attacks.posterior_band(prior, 2.0 * epsilon)
         self.epsilon, self.prior, self.difference = epsilon, prior, difference
@@ -250,7 +285,15 @@ class Reconstruction(_Figure):
             label=f"average of {len(RECONSTRUCTION_SEEDS)} attacks, {len(bounds)} values of $E$",
         )
         root = math.sqrt(n)
-        left.axvline(root, color="tab:red", ls="--", lw=1.2, label=rf"$E = \sqrt{{n}} = {root:g}$")
+        # Up to the curve's top only: the legend spans the axes' top above it.
+        left.plot(
+            [root, root],
+            [0.35, 1.05],
+            color="tab:red",
+            ls="--",
+            lw=1.2,
+            label=rf"$E = \sqrt{{n}} = {root:g}$",
+        )
         left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label="guessing: ½")
         (self.marker,) = left.plot(
             [], [], "o", color="tab:orange", ms=9, mec="k", label="the first of those attacks"
@@ -259,11 +302,11 @@ class Reconstruction(_Figure):
         self.moving(self.marker, self.marker_text)
         left.set_xscale("log")
         left.set_xlim(0.4, 50)
-        left.set_ylim(0.35, 1.05)
+        left.set_ylim(0.35, 1.3)
         left.set_xlabel("noise size $E$ (each answer off by up to $E$)")
         left.set_ylabel("share of bits recovered")
         left.set_title(f"INTRO-2 · LP attack on n = {n} bits, m = {m} answers", fontsize=10)
-        left.legend(loc="lower left", fontsize=8)
+        left.legend(loc="upper right", fontsize=8, ncols=2)
         side = int(math.isqrt(n))
         self.side = side
         self.image = right.imshow(
@@ -291,7 +334,14 @@ class Reconstruction(_Figure):
         fraction = float(np.mean(right))
         self.bound, self.fraction = bound, fraction
         self.marker.set_data([bound], [fraction])
-        self.marker_text.set_position((bound * 1.08, fraction + 0.015))
+        # Right of the dot, or left of it near the axis' right end (it would run into
+        # the grid of bits beside).
+        if bound <= 15.0:
+            self.marker_text.set_position((bound * 1.1, fraction + 0.015))
+            self.marker_text.set_ha("left")
+        else:
+            self.marker_text.set_position((bound / 1.1, fraction + 0.015))
+            self.marker_text.set_ha("right")
         self.marker_text.set_text(_percent(fraction))
 
     def numbers(self):
@@ -341,6 +391,8 @@ class RandomizedResponseLoss(_Figure):
     controls = {"truth_probability": TRUTH, "claimed_epsilon": CLAIM}
     defaults = {"truth_probability": FAIR_COINS, "claimed_epsilon": 0.5}
     figsize = (9.0, 3.6)
+    #: Height of the bars' labels: above every bar (at most 0.99) and the dashed line (1).
+    label_height = 1.03
 
     def _create(self):
         left, right = self.figure.subplots(1, 2)
@@ -368,17 +420,20 @@ class RandomizedResponseLoss(_Figure):
         left.legend(loc="upper right", fontsize=8)
 
         self.atoms = right.bar([1.0, -1.0], [0.75, 0.25], 0.22, color=["tab:red", "tab:blue"])
+        # Above the top of the claimed epsilon's line, "+" on the right of its bar and "-"
+        # on the left of its: they never meet, however close the two bars come.
         self.atom_labels = [
-            right.text(0, 0, "", ha="center", va="bottom", fontsize=8) for _ in range(2)
+            right.text(0, self.label_height, "", ha=side, va="bottom", fontsize=8)
+            for side in ("left", "right")
         ]
         (self.claim_line,) = right.plot(
-            [0, 0], [0, 1.1], color="k", ls="--", lw=1.2, label=r"claimed $\varepsilon'$"
+            [0, 0], [0, 1.0], color="k", ls="--", lw=1.2, label=r"claimed $\varepsilon'$"
         )
         # epsilon and delta(epsilon') are in the readout: moving text is the costly part.
         self.moving(*self.atoms, *self.atom_labels, self.claim_line)
         right.axvline(0.0, color="0.75", lw=0.8, zorder=0.5)
         right.set_xlim(-5.2, 5.2)
-        right.set_ylim(0, 1.25)
+        right.set_ylim(0, 1.35)
         right.set_xlabel(r"privacy loss $\mathcal{L}$ of the report")
         right.set_ylabel(r"probability under $D_1$")
         right.set_title(r"$\mathcal{L}$ takes two values: $\pm\varepsilon$", fontsize=10)
@@ -396,7 +451,10 @@ class RandomizedResponseLoss(_Figure):
         ):
             bar.set_x(value - bar.get_width() / 2)
             bar.set_height(mass)
-            label.set_position((value, mass + 0.01))
+            # Outward from the middle; inward near the axis' ends, where it would run out.
+            outward = abs(value) < 3.0
+            label.set_ha("left" if (value > 0) == outward else "right")
+            label.set_x(value + np.sign(value) * bar.get_width() / 2 * (1 if outward else -1))
             label.set_text(f"{'+' if value > 0 else '−'}ε: {mass:.2f}")
         shown = min(claimed_epsilon, 5.2)
         self.claim_line.set_xdata([shown, shown])
@@ -439,7 +497,6 @@ class LocalNoiseCost(_Figure):
     defaults = {"n": 1000.0, "truth_probability": FAIR_COINS, "proportion": 0.3}
     figsize = (9.0, 3.6)
     SURVEYS = 200
-    spread = 0.15
 
     def _create(self):
         left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.25, 1]})
@@ -460,12 +517,16 @@ class LocalNoiseCost(_Figure):
         )
         left.set_xscale("log")
         left.set_yscale("log")
-        left.set_xlim(10, 1e6)
-        left.set_ylim(1e-7, 10)
+        # A little beyond the slider's ends, so that the markers of n = 10 or 10^6 show whole.
+        left.set_xlim(7, 1.4e6)
+        # Room above the largest error (about 8, at n = 10 and t = 0.51) for the legend.
+        left.set_ylim(1e-7, 300)
         left.set_xlabel("number of people $n$")
         left.set_ylabel(r"standard error of the share")
         left.set_title("INTRO-4 · error against $n$ (same ε)", fontsize=10)
-        left.legend(loc="lower left", fontsize=8)
+        # Upper right, where the errors of many people are small; the marker of n is a
+        # segment between its two points only, so that it never runs through the legend.
+        left.legend(loc="upper right", fontsize=8)
 
         rng = np.random.default_rng(1965)
         self.uniform_local = rng.random(self.SURVEYS)
@@ -476,7 +537,7 @@ class LocalNoiseCost(_Figure):
         (self.central_dots,) = right.plot([], [], "o", color=CENTRAL_COLOR, ms=3, alpha=0.6)
         self.moving(self.local_dots, self.central_dots)
         right.axvline(0.0, color="k", lw=0.8, zorder=1.5)
-        right.set_xlim(-self.spread, self.spread)
+        right.set_xlim(-SPREADS[0], SPREADS[0])
         right.set_ylim(-0.6, 1.6)
         right.set_yticks([0, 1], ["central", "local"])
         right.set_xlabel(r"estimate − true share $\pi$")
@@ -499,13 +560,29 @@ class LocalNoiseCost(_Figure):
         self.sampling_sd = local.sampling_standard_error(proportion, people)
         self.noise_sd = local.local_noise_standard_error(people, t)
         self.points.set_data([people, people], [self.local_sd, self.central_sd])
-        self.n_line.set_data([people, people], [1e-7, 10])
+        self.n_line.set_data([people, people], [self.central_sd, self.local_sd])
+        # "sampling alone" is not drawn where it is 0 (a share of 0 or 1): its legend says so.
+        sampling_label = "sampling alone" if 0.0 < proportion < 1.0 else "sampling alone: 0 here"
+        legend = self.local_line.axes.get_legend()
+        if legend.get_texts()[2].get_text() != sampling_label:
+            legend.get_texts()[2].set_text(sampling_label)
+            self.figure.invalidate_static_layer()
         q = local.report_probability(proportion, t)
         yes_reports = stats.binom.ppf(self.uniform_local, people, q)
         local_estimates = (yes_reports / people - (1.0 - t)) / (2.0 * t - 1.0)
         counts = stats.binom.ppf(self.uniform_sample, people, proportion)
         central_estimates = (counts + self.laplace / epsilon) / people
-        edge = self.spread * 0.99
+        # The axis holds three local standard errors: estimates never pile up at its edges.
+        spread = next(
+            (value for value in SPREADS if value >= 3.0 * max(self.local_sd, self.central_sd)),
+            SPREADS[-1],
+        )
+        axes = self.local_dots.axes
+        if axes.get_xlim()[1] != spread:
+            axes.set_xlim(-spread, spread)
+            self.figure.invalidate_static_layer()
+        self.spread = spread
+        edge = spread * 0.99
         self.local_dots.set_data(
             np.clip(local_estimates - proportion, -edge, edge), 1.0 + self.jitter
         )
@@ -563,8 +640,9 @@ class DefinitionBand(_Figure):
             [], [], color="k", lw=2, marker="o", ms=5, label="at the prior $p$"
         )
         self.moving(self.band, self.segment)
-        left.set_xlim(0, 1)
-        left.set_ylim(0, 1)
+        # A little room around [0, 1]: the dots of a prior near 0 or 1 show whole.
+        left.set_xlim(-0.03, 1.03)
+        left.set_ylim(-0.03, 1.03)
         left.set_aspect("equal")
         left.set_xlabel(r"prior $\Pr[D = D_1]$")
         left.set_ylabel(r"posterior $\Pr[D = D_1 \mid O]$")

@@ -18,6 +18,8 @@ Taught in: 10-amplify-privacy-by-subsampling.ipynb
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from matplotlib import transforms
 from matplotlib.lines import Line2D
@@ -207,6 +209,18 @@ class SubsampledGaussian(Explorer):
 # ---------------------------------------------------------------------------
 
 
+def _power_of_ten(log_value):
+    """e^log_value as the readout writes numbers ("2.5119 × 10^-1212"), for values that a
+    float cannot hold (it would show 0 or ∞)."""
+    if not np.isfinite(log_value):
+        return "0" if log_value < 0 else "∞"
+    exponent = math.floor(log_value / math.log(10.0))
+    mantissa = math.exp(log_value - exponent * math.log(10.0))
+    if mantissa >= 9.99995:  # rounds up to 10.0000
+        mantissa, exponent = mantissa / 10.0, exponent + 1
+    return f"{mantissa:.4f} × 10<sup>{exponent}</sup>"
+
+
 def bound_curve(pair, rate, epsilons):
     """The amplification bound applied to every point of a mechanism's privacy profile.
 
@@ -250,9 +264,11 @@ class AmplificationBound(Explorer):
     }
     defaults = {"rate": 0.01, "sigma": 1.0, "epsilon": 1.0}
     figsize = (10.0, 3.8)
-    x_limits = (1e-4, 20.0)
+    # From below the smallest epsilon' the sliders give (q = 0.001, epsilon = 0.01: about
+    # 1.0e-5), so that the star is never drawn at the axis' end instead of its place.
+    x_limits = (5e-6, 20.0)
     y_limits = (1e-12, 2.0)
-    grid = np.geomspace(1e-5, 30.0, 260)
+    grid = np.geomspace(4e-6, 30.0, 280)
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
@@ -269,7 +285,11 @@ class AmplificationBound(Explorer):
         (self.promise,) = ax.plot([], [], color=BOUND_COLOR, lw=1.2, ls=":")
         (self.gap,) = ax.plot([], [], color="black", lw=1.2)
         (self.exact_mark,) = ax.plot([], [], "o", color=REMOVE_COLOR, ms=7, mec="black", mew=0.6)
+        # A marked value below the axis is not drawn at the floor as if it were there: a
+        # triangle at the axis' foot says "below" (its number is in the readout).
+        (self.below,) = ax.plot([], [], "v", color="black", ms=7)
         self.moving(
+            self.below,
             self.mechanism,
             self.exact,
             self.add,
@@ -335,6 +355,14 @@ class AmplificationBound(Explorer):
                     ls="none",
                     label=r"exact at the slider's $\varepsilon$",
                 ),
+                Line2D(
+                    [],
+                    [],
+                    color="black",
+                    marker="v",
+                    ls="none",
+                    label=r"a marked $\delta$ below $10^{-12}$ (readout)",
+                ),
             ],
         )
 
@@ -358,19 +386,31 @@ class AmplificationBound(Explorer):
         add_delta = float(pair.add.delta(amplified))
         low = self.x_limits[0]
         shown = max(amplified, low)
-        self.start.set_data([epsilon], [max(mechanism_delta, floor)])
-        self.end.set_data([shown], [max(bound_delta, floor)])
+        bottom = self.y_limits[0]
+        below = []
+
+        def marked(x, value):
+            """([x], [value]) where value is on the axis; else NaN, and a triangle below."""
+            if value >= bottom:
+                return [x], [value]
+            below.append(x)
+            return [x], [np.nan]
+
+        self.start.set_data(*marked(epsilon, mechanism_delta))
+        self.end.set_data(*marked(shown, bound_delta))
         self.arrow.set_data(
             [epsilon, shown], [max(mechanism_delta, floor), max(bound_delta, floor)]
         )
-        self.add_mark.set_data([shown], [add_delta] if add_delta > floor else [np.nan])
+        # The add side's delta is often exactly 0 (beyond its largest loss): no mark then.
+        self.add_mark.set_data(*marked(shown, add_delta) if add_delta > 0 else ([shown], [np.nan]))
         # One guarantee (epsilon', delta') also holds at every larger epsilon: the bound's
         # promise at the slider's epsilon, against the exact delta there.
         here = float(pair.delta(epsilon))
         high = self.x_limits[1]
         self.promise.set_data([shown, high], [max(bound_delta, floor)] * 2)
         self.gap.set_data([epsilon, epsilon], [max(here, floor), max(bound_delta, floor)])
-        self.exact_mark.set_data([epsilon], [max(here, floor)])
+        self.exact_mark.set_data(*marked(epsilon, here))
+        self.below.set_data(below, [bottom * 1.8] * len(below))
         self.state = dict(
             amplified=amplified,
             mechanism_delta=mechanism_delta,
@@ -380,6 +420,9 @@ class AmplificationBound(Explorer):
             remove_delta=float(pair.remove.delta(amplified)),
             epsilon=epsilon,
             exact_here=here,
+            # In log space: far in the tail delta underflows to 0, its logarithm does not.
+            log_exact_here=float(pair.log_delta(epsilon)),
+            log_bound=float(np.log(rate) + mechanism.log_delta(epsilon)),
         )
 
     def numbers(self):
@@ -392,7 +435,11 @@ class AmplificationBound(Explorer):
             r"exact $\delta(\varepsilon')$, subsampled": exact,
             # 1 up to rounding: the bound is tight on the remove side.
             r"exact $\delta(\varepsilon')$ / $\delta'$": exact / bound if bound > 0 else 1.0,
-            r"exact $\delta(\varepsilon)$ at the slider's $\varepsilon$": here,
-            r"there below $\delta'$ by a factor": bound / here if here > 0 else float("inf"),
+            r"exact $\delta(\varepsilon)$ at the slider's $\varepsilon$": (
+                here if here > 0 else _power_of_ten(s["log_exact_here"])
+            ),
+            r"there below $\delta'$ by a factor": (
+                bound / here if here > 0 else _power_of_ten(s["log_bound"] - s["log_exact_here"])
+            ),
             r"add side $\delta(\varepsilon')$": s["add_delta"],
         }

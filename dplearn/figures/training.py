@@ -23,11 +23,14 @@ Taught in: 11-account-for-a-training-run.ipynb
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from dplearn import accounting, privacy_loss, renyi, subsampling, training
+from dplearn.figures.accountant import SteppedControl
 from dplearn.figures.controls import DELTA, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register
 
@@ -63,6 +66,69 @@ NON_PRIVATE_COLOR = "0.35"
 MARK_COLOR = "black"
 
 
+@dataclass(frozen=True)
+class ListedControl(SteppedControl):
+    """A slider over listed values, each a step that matters: a key press moves to the next.
+
+    The batch size doubles (16, 32, ..., 2048: halving it is one press, not 128), sigma
+    and the clipping norm take the values the lesson and its sources use (sigma = 4 and
+    1.1 exactly), delta moves by powers of ten and reads "1e-5". Whole numbers are handed
+    to the figure as whole numbers. On release when ``on_release`` says so, like
+    ``Control``'s sliders.
+    """
+
+    def check(self, name, value):
+        offered = super().check(name, value)
+        return int(offered) if self.integer else offered
+
+    def clip(self, value):
+        offered = super().clip(value)
+        return int(offered) if self.integer else offered
+
+    def label_of(self, value):
+        if self.integer:
+            return f"{int(value)}"
+        if value < 1e-3:
+            mantissa, exponent = f"{value:.0e}".split("e")
+            return f"{mantissa}e{int(exponent)}"
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        slider = super().slider(value, name)
+        slider.continuous_update = not self.on_release
+        return slider
+
+
+def listed(control, values, **changes):
+    """control (its label, description, release) as a slider over values only."""
+    return ListedControl(
+        control.label,
+        min(values),
+        max(values),
+        integer=control.integer,
+        description=control.description,
+        on_release=control.on_release,
+        values=tuple(values),
+        **changes,
+    )
+
+
+#: The noise multipliers offered: tenths up to 1.3 (the lesson's 1.1 and the TensorFlow
+#: Privacy tutorial's 0.6 and 1.2), then steps that change epsilon visibly.
+SIGMAS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 1.7, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5)
+SIGMAS += (5.0,)
+#: SGD-4's noise multipliers go on to 20 (a model that learns little).
+TRAINING_SIGMAS = SIGMAS + (6.0, 7.0, 8.0, 10.0, 12.0, 15.0, 20.0)
+#: Expected batch sizes of SGD-1 to SGD-3: powers of two, and 600 (q = 0.01 exactly).
+BATCH_SIZES = (16, 32, 64, 128, 256, 512, 600, 1024, 2048)
+#: SGD-4's expected batch sizes (of 427 training examples): powers of two, and half.
+TRAINING_BATCH_SIZES = (8, 16, 32, 64, 128, 213)
+#: SGD-4's clipping norms: 1-2-5 steps.
+CLIP_NORMS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+#: Target deltas: powers of ten.
+DELTAS = tuple(10.0**exponent for exponent in range(-10, -2))
+
+
 def _released(control):
     """The control with a slider that updates the figure when released, not while dragged.
 
@@ -72,28 +138,67 @@ def _released(control):
     return control.replace(on_release=True)
 
 
-NOISE_MULTIPLIER = _released(
-    SIGMA.replace(
-        label=r"noise $\sigma$",
-        minimum=0.5,
-        maximum=5.0,
-        description="noise standard deviation over the clipping norm",
-    )
+NOISE_MULTIPLIER = listed(
+    _released(
+        SIGMA.replace(
+            label=r"noise $\sigma$",
+            minimum=0.5,
+            maximum=5.0,
+            description="noise standard deviation over the clipping norm",
+        )
+    ),
+    SIGMAS,
 )
-BATCH_SIZE = _released(
-    Control(
-        "batch size",
-        16,
-        2048,
-        integer=True,
-        description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
-    )
+BATCH_SIZE = listed(
+    _released(
+        Control(
+            "batch size",
+            16,
+            2048,
+            integer=True,
+            description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
+        )
+    ),
+    BATCH_SIZES,
 )
-TARGET_DELTA = _released(DELTA.replace(minimum=1e-10, maximum=1e-3))
+TARGET_DELTA = listed(_released(DELTA.replace(minimum=1e-10, maximum=1e-3)), DELTAS)
 EPOCHS = Control("epochs", 1, 100, integer=True, description="epochs of the run (1/q steps each)")
 ORDER = Control(r"order $\alpha$", 1.1, 256.0, log=True, description="Rényi order alpha")
 
 DOCUMENT_SETTING = {"sigma": 1.1, "batch_size": 256, "delta": 1e-5, "epochs": 60}
+
+
+#: SGD-4's epsilon axis has this many tick positions, whatever its span (those below the
+#: axis are not drawn): a new run changes their places, never their number.
+EPSILON_TICKS = 8
+
+
+def _ticks_within(low, high):
+    """EPSILON_TICKS positions: the 1-2-5 values between low and high (every other one when
+    there are too many), then values below low to make up the number."""
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    values = [m * 10.0**e for e in range(first, last + 1) for m in (1.0, 2.0, 5.0)]
+    shown = [value for value in values if low <= value <= high]
+    while len(shown) > EPSILON_TICKS:
+        shown = shown[::2]
+    hidden = [low / 10.0 ** (i + 1) for i in range(EPSILON_TICKS - len(shown))]
+    return hidden[::-1] + shown
+
+
+def _on_axis(xs, values, bottom, top, below, above):
+    """values where they lie within [bottom, top], NaN elsewhere; the triangles below and
+    above (Line2D) mark, at the axis' foot or head, the x of each value beyond it.
+
+    A clipped marker would sit at the edge as if that were its value; the readout holds the
+    number, the triangle says that it is off the axis and on which side.
+    """
+    values = np.asarray(values, dtype=float)
+    xs = np.broadcast_to(np.asarray(xs, dtype=float), values.shape)
+    low, high = values < bottom, values > top
+    # Just inside the log axis' ends, so that the triangles show whole.
+    below.set_data(xs[low], np.full(int(low.sum()), bottom * (top / bottom) ** 0.03))
+    above.set_data(xs[high], np.full(int(high.sum()), top / (top / bottom) ** 0.03))
+    return np.where(low | high, np.nan, values)
 
 
 def sampling_rate(batch_size):
@@ -302,6 +407,8 @@ class RenyiDivergences(Explorer):
         (self.many,) = left.plot([], [], color=RDP_COLOR, lw=2.6)
         (self.order_line,) = left.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.marks,) = left.plot([], [], "o", color=MARK_COLOR, ms=6, ls="none")
+        (self.marks_below,) = left.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.marks_above,) = left.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         left.set_ylim(*self.divergence_limits)
         left.set_xlabel(r"order $\alpha$")
         left.set_ylabel(r"$D_\alpha$")
@@ -326,6 +433,8 @@ class RenyiDivergences(Explorer):
         (self.best,) = right.plot([], [], "*", color=RDP_COLOR, ms=13, mec="black", mew=0.6)
         (self.here,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
         (self.here_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
+        (self.right_below,) = right.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.right_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         right.set_ylim(*self.epsilon_limits)
         right.set_xlabel(r"order $\alpha$")
         right.set_ylabel(r"$\varepsilon$ at $\delta$ from this order")
@@ -340,6 +449,10 @@ class RenyiDivergences(Explorer):
             self.best,
             self.here,
             self.here_line,
+            self.marks_below,
+            self.marks_above,
+            self.right_below,
+            self.right_above,
         )
 
     def _apply(self, alpha, sigma, batch_size, epochs, delta):
@@ -355,14 +468,26 @@ class RenyiDivergences(Explorer):
         one_here = float(renyi.rdp(pair, alpha))
         many_here = steps * one_here
         self.order_line.set_data([alpha, alpha], [low, high])
-        self.marks.set_data([alpha, alpha], np.clip([one_here, many_here], low / 10, high * 10))
+        self.marks.set_data(
+            [alpha, alpha],
+            _on_axis(alpha, [one_here, many_here], low, high, self.marks_below, self.marks_above),
+        )
         per_order = _per_order_epsilon(rate, sigma, steps, delta)
         best_index = int(np.argmin(per_order))
         bottom, top = self.epsilon_limits
         self.epsilons.set_data(ORDERS, np.clip(per_order, bottom / 10, top * 10))
-        self.best.set_data([ORDERS[best_index]], [np.clip(per_order[best_index], bottom, top)])
         epsilon_here = float(renyi.to_epsilon([alpha], [many_here], delta))
-        self.here.set_data([alpha], [np.clip(epsilon_here, bottom, top)])
+        xs = [ORDERS[best_index], alpha]
+        best, here = _on_axis(
+            xs,
+            [per_order[best_index], epsilon_here],
+            bottom,
+            top,
+            self.right_below,
+            self.right_above,
+        )
+        self.best.set_data([xs[0]], [best])
+        self.here.set_data([alpha], [here])
         self.here_line.set_data([alpha, alpha], [bottom, top])
         self.state = dict(
             steps=steps,
@@ -448,6 +573,10 @@ class RenyiAgainstPLD(Explorer):
         (self.ratio,) = right.plot([], [], color="black", lw=1.8, marker="o", ms=4)
         (self.ratio_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.ratio_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
+        (self.below,) = left.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.above,) = left.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
+        (self.ratio_below,) = right.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
+        (self.ratio_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         right.set_xlim(0.9, 110)
         right.set_ylim(*self.ratio_limits)
         right.set_xlabel("epochs")
@@ -461,6 +590,10 @@ class RenyiAgainstPLD(Explorer):
             self.ratio,
             self.ratio_line,
             self.ratio_mark,
+            self.below,
+            self.above,
+            self.ratio_below,
+            self.ratio_above,
         )
 
     def _apply(self, epochs, sigma, batch_size, delta):
@@ -480,11 +613,15 @@ class RenyiAgainstPLD(Explorer):
         steps = training.steps_for_epochs(epochs, rate)
         pld_here = pld_epsilon(rate, sigma, steps, delta)
         rdp_here = rdp_epsilon(rate, sigma, steps, delta)
-        self.epoch_line.set_data([epochs, epochs], [low, high])
-        self.marks.set_data([epochs, epochs], np.clip([pld_here, rdp_here], low, high))
+        marks = _on_axis(epochs, [pld_here, rdp_here], low, high, self.below, self.above)
+        self.marks.set_data([epochs, epochs], marks)
+        # Up to the higher dot only: the legend sits in the upper left, over the first epochs.
+        reach = np.nanmax(marks) if np.any(np.isfinite(marks)) else high
+        self.epoch_line.set_data([epochs, epochs], [low, reach])
         ratio = rdp_here / pld_here if pld_here > 0 else float("inf")
         self.ratio_line.set_data([epochs, epochs], [bottom, top])
-        self.ratio_mark.set_data([epochs], [np.clip(ratio, bottom, top)])
+        (shown,) = _on_axis(epochs, [ratio], bottom, top, self.ratio_below, self.ratio_above)
+        self.ratio_mark.set_data([epochs], [shown])
         self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
 
     def numbers(self):
@@ -563,17 +700,29 @@ class TrainingRun(Explorer):
         "epochs": Control(
             "epochs", 1, MAX_TRAINING_EPOCHS, integer=True, description="epochs trained"
         ),
-        "sigma": _released(NOISE_MULTIPLIER.replace(maximum=20.0)),
-        "batch_size": _released(
-            Control("batch size", 8, 213, integer=True, description="expected batch size (of 427)")
+        "sigma": NOISE_MULTIPLIER.replace(maximum=20.0, values=TRAINING_SIGMAS),
+        "batch_size": listed(
+            _released(
+                Control(
+                    "batch size", 8, 213, integer=True, description="expected batch size (of 427)"
+                )
+            ),
+            TRAINING_BATCH_SIZES,
         ),
-        "clip_norm": _released(
-            Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+        "clip_norm": listed(
+            _released(
+                Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+            ),
+            CLIP_NORMS,
         ),
     }
     defaults = {"epochs": 30, "sigma": 4.0, "batch_size": 32, "clip_norm": 1.0}
     figsize = (10.0, 3.7)
     accuracy_limits = (0.5, 1.0)
+    #: The epsilon axis spans the run's epsilons over all its epochs, with this much room
+    #: on either side (a factor on the log axis): the dots spread over the axis, and
+    #: moving the epochs never moves it.
+    epsilon_room = 1.6
     epsilon_limits = (0.05, 50.0)
     delta = 1e-5
 
@@ -598,6 +747,10 @@ class TrainingRun(Explorer):
             fontsize=9,
         )
         right.set_xscale("log")
+        # Over the span of one run (often less than a decade): ticks at 1, 2 and 5 times
+        # powers of ten, written plainly, and no crowded labels between them.
+        right.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        right.xaxis.set_minor_locator(NullLocator())
         (self.baseline_level,) = right.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
         (self.tradeoff,) = right.plot([], [], color=PLD_COLOR, lw=1.6, marker="o", ms=3)
         (self.tradeoff_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=7)
@@ -623,9 +776,20 @@ class TrainingRun(Explorer):
         self.private.set_data(x, private.test_accuracy[shown])
         self.baseline.set_data(baseline.epochs[shown], baseline.test_accuracy[shown])
         accuracy = float(private.test_accuracy[epochs - 1])
-        self.epoch_line.set_data([epochs, epochs], list(self.accuracy_limits))
+        # From the dot up: the legend sits in the lower right, below every accuracy drawn.
+        self.epoch_line.set_data([epochs, epochs], [accuracy, self.accuracy_limits[1]])
         self.mark.set_data([epochs], [accuracy])
-        low, high = self.epsilon_limits
+        run_epsilons = np.asarray(private.epsilon, dtype=float)
+        limits = (
+            float(run_epsilons.min()) / self.epsilon_room,
+            float(run_epsilons.max()) * self.epsilon_room,
+        )
+        if limits != tuple(self.axes[1].get_xlim()):
+            self.axes[1].xaxis.set_major_locator(FixedLocator(_ticks_within(*limits)))
+            self.axes[1].set_xlim(*limits)
+            self.figure.invalidate_static_layer()
+        self.epsilon_limits = limits
+        low, high = limits
         epsilons = np.clip(private.epsilon[shown], low, high)
         self.tradeoff.set_data(epsilons, private.test_accuracy[shown])
         self.tradeoff_mark.set_data([epsilons[-1]], [accuracy])
