@@ -23,7 +23,7 @@ from dplearn.figures.controls import (
     SENSITIVITY,
     SIGMA,
 )
-from dplearn.figures.explorers import register
+from dplearn.figures.explorers import register, spoken
 from dplearn.figures.grids import curve_positions
 from dplearn.figures.legends import legend_below
 from dplearn.figures.plrv import (
@@ -120,6 +120,15 @@ class GaussianDensities(_GaussianFigure):
         self.line_d1.set_data(self.grid, noise.density_d1(self.grid))
         self.line_d2.set_data(self.grid, noise.density_d2(self.grid))
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"The densities of two noisy counts, {say('D_1')} and {say('D_2')}, with "
+            f"Gaussian noise of standard deviation σ = {spoken(p['sigma'])} (variance "
+            f"{say('sigma^2')}): two bell curves that overlap the more, the larger σ is "
+            f"against their distance Δ = {spoken(p['sensitivity'])}."
+        )
+
     def numbers(self):
         return {
             r"$\sigma^2$": self.noise.sigma**2,
@@ -211,6 +220,17 @@ class GaussianLoss(_GaussianFigure):
         self.mean_mark.set_ydata([mu, mu])
         self.note.set_text(f"μ = {_value_text(mu)}, shaded Pr[ℒ > ε] = {_value_text(exceeds)}")
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"Left: the privacy loss L against the output for Gaussian noise σ = "
+            f"{spoken(p['sigma'])} around the count {spoken(p['count'])}: a straight line of "
+            f"slope {say('slope')} that never levels off, so the loss is unbounded. Right: "
+            f"its distribution, normal with mean μ = {say('mu =')} and variance "
+            f"{say('variance')}; it exceeds ε = {spoken(p['epsilon'])} with probability "
+            f"{say('Pr')}."
+        )
+
     def numbers(self):
         mu = self.noise.loss_mean
         return {
@@ -282,6 +302,15 @@ class GaussianLossByProbability(_GaussianByProbability):
         self.noise, self.epsilon = noise, epsilon
         self._apply_curve(noise, epsilon)
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"e to the loss against the probability position for Gaussian noise σ = "
+            f"{spoken(p['sigma'])}: it climbs without bound on the left, {say('0.01')} at "
+            f"x = 0.01 and {say('0.001')} at x = 0.001, far past the line e^ε = "
+            f"{spoken(np.exp(p['epsilon']))}."
+        )
+
     def numbers(self):
         return {
             r"$e^{\mathcal{L}}$ at $x = 0.01$": float(np.exp(self.noise.loss_quantile(0.01))),
@@ -338,6 +367,14 @@ class BadEventWidth(_GaussianByProbability):
             self.label.set_ha("right")
             self.label.set_va("top")
         self.label.set_text(f"δ₁ = {_value_text(width)}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e to the loss against the probability position for Gaussian noise σ = "
+            f"{spoken(p['sigma'])}, with the bad events shaded where it exceeds e^ε = "
+            f"{say('e^{')}: their width is δ₁ = {say('delta_1')}."
+        )
 
     def numbers(self):
         return {
@@ -471,6 +508,18 @@ class TwoBadOutputs(_GaussianFigure):
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
             weights.set_data([x, x], [in_width, in_area])
 
+    def description(self):
+        say, p = self.reader(), self.params
+        in_delta_2 = "$: weight in $\\delta_2$"
+        return (
+            f"Top: a zoom on the bad events of Gaussian noise (σ = {spoken(p['sigma'])}, "
+            f"ε = {spoken(p['epsilon'])}) with two outputs: O₁ at x = {say('O_1$: position')} "
+            f"where e^L = {say('O_1$: $e')}, and O₂ at x = {say('O_2$: position')} where "
+            f"e^L = {say('O_2$: $e')}. Bottom: each weighs 1 in δ₁ = {say('delta_1 =')}, but "
+            f"{say(f'O_1{in_delta_2}')} and {say(f'O_2{in_delta_2}')} in "
+            f"δ₂ = {say('delta_2 =')}: the further the loss is above ε, the more it counts."
+        )
+
     def numbers(self):
         result = {DELTA1_NAME: self.width, DELTA2_NAME: self.noise.delta(self.epsilon)}
         for index, (x, loss, output) in enumerate(
@@ -547,6 +596,16 @@ class BadEventArea(_GaussianFigure):
             area.set_xy(region)
             box.set_data([0, width, width, 0], [1, 1, 0, 0])
         self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e^ε over e^L against the probability position (left whole, right zoomed on "
+            f"x below 0.1): a dashed box of width δ₁ = {say('(width)')} and the shaded area "
+            f"δ₂ = {say('(area)')} between the curve and 1 over the bad events, at ε = "
+            f"{spoken(p['epsilon'])} and σ = {spoken(p['sigma'])}. The area is "
+            f"{say('/ ')} of the box: δ₂ weighs each output by how bad it is."
+        )
 
     def numbers(self):
         result = {
@@ -642,6 +701,16 @@ class WorstSetCheck(_GaussianFigure):
             dots.set_data(ratios[chosen], self.rows[chosen])
         self.worst.set_xdata([worst_delta / delta])
         self.note.set_text(f"worst set S*: {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "δ_S of 300 random sets of outputs and of the worst set, the outputs whose loss "
+            f"exceeds ε = {spoken(p['epsilon'])} (σ = {spoken(p['sigma'])}): the worst set "
+            f"reaches δ₂ = {say('delta_2 =', 4)}, the largest random set "
+            f"{say('largest', 4)}, and a share {say('random sets with')} of the random "
+            "sets does better."
+        )
 
     def numbers(self):
         return {

@@ -30,7 +30,7 @@ from dplearn.figures.controls import (
     SENSITIVITY,
     Control,
 )
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.mechanisms import (
     D1_COLOUR,
@@ -169,6 +169,18 @@ class GaussianCalibration(Explorer):
         self.target_line.set_ydata([delta, delta])
         self.exact_dot.set_data([epsilon], [exact])
         self.delta_crossing.set_xdata([crossing, crossing])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        classic = "classic $\\sigma$"
+        return (
+            f"Left: σ against ε for Δf = {spoken(p['sensitivity'])} and δ = "
+            f"{spoken(p['delta'])}: at ε = {spoken(p['epsilon'])} the classic σ (dashed) is "
+            f"{say(classic)} against the analytic {say('analytic')} (extra noise "
+            f"{say('extra noise')}). Right: the exact δ the classic σ gives, "
+            f"{say('exact $')}; promise kept: {say('keeps')}; the classic σ breaks "
+            f"above ε = {say('breaks')}."
+        )
 
     def numbers(self):
         v = self.values
@@ -323,6 +335,17 @@ class DimensionNoise(Explorer):
         )
         circle = self.circle_unit * circle_radius
         self.circle.set_data(circle[:, 0], circle[:, 1])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: noise per coordinate against the dimension d: at d = "
+            f"{spoken(p['dimension'])} (bound c = {spoken(p['bound'])}, ε = "
+            f"{spoken(p['epsilon'])}, δ = {spoken(p['delta'])}) Laplace noise has standard "
+            f"deviation {say('Laplace sd')} and Gaussian {say('Gaussian sd')}; Gaussian "
+            f"is smaller beyond d = {say('analytic')}. Right: samples of each in two "
+            "dimensions, a diamond for Laplace and a circle for Gaussian."
+        )
 
     def numbers(self):
         v = self.values

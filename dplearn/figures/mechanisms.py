@@ -27,7 +27,7 @@ from dplearn.figures.controls import (
     Choice,
     Control,
 )
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 
 __all__ = [
@@ -170,6 +170,17 @@ class NeighbourDifferences(Explorer):
             self.bars[notion].set_facecolors(np.where(reaches, "C3", D1_COLOUR))
             self.l2_marks[notion].set_ydata([pair.l2 for pair in pairs])
             self.max_lines[notion].set_ydata([largest_l1, largest_l1])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Bars: how much the query changes between the toy data set and each neighbour, "
+            "left the neighbours that add or remove a row, right those that replace one; "
+            f"a dashed line marks the largest. At clip c = {spoken(p['upper'])} the local "
+            f"sensitivity is {say('ell_1$ sensitivity, add')} under add or remove "
+            f"({say('pair, add')}) and {say('ell_1$ sensitivity, replace')} under replace "
+            f"({say('pair, replace')})."
+        )
 
     def numbers(self):
         add, replace = self.result["add-remove"], self.result["replace"]
@@ -325,6 +336,17 @@ class LaplaceRatio(Explorer):
         bound = np.exp(epsilon)
         self.upper_bound.set_ydata([bound, bound])
         self.lower_bound.set_ydata([1 / bound, 1 / bound])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        upper = "$e^{\\varepsilon}$"
+        return (
+            f"Top: the two Laplace output densities, centred at 0 and Δf = "
+            f"{spoken(p['sensitivity'])}, of scale b = {say('scale')} (ε = "
+            f"{spoken(p['epsilon'])}). Below: their ratio stays between e^-ε = "
+            f"{say('e^{-')} and e^ε = {say(upper)}, and reaches those bounds "
+            "in the shaded parts outside the two centres."
+        )
 
     def numbers(self):
         v = self.values
@@ -514,6 +536,17 @@ class GeometricOptimality(Explorer):
         self.lp_now.set_data([epsilon], [comparison.optimal.expected_loss])
         self.epsilon_line.set_xdata([epsilon, epsilon])
         self.loss_note.set_text(f"loss: {loss}, {self.loss_formulas[loss]}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the geometric mechanism's probabilities for two neighbouring counts "
+            f"(ε = {spoken(p['epsilon'])}, Δf = {spoken(p['sensitivity'])}); middle: their "
+            f"ratio at every integer, at most e^ε = {say('$e^')}. Right: the expected "
+            f"{p['loss']} loss against ε: the best ε-DP mechanism {say('LP optimum')}, the "
+            f"truncated geometric as it is {say('as is')}, and after the best remap "
+            f"{say('best remap')}, which lies on the best."
+        )
 
     def numbers(self):
         c = self.comparison
