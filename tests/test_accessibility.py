@@ -1,0 +1,240 @@
+"""The lessons as a screen reader or a keyboard meets them, audited in a real browser.
+
+One Voilà server serves the notebooks folder (as `tasks.sh present` does) for the whole
+module; headless Chromium opens every lesson at 1280 × 720 and runs axe-core on the
+page with the rules of WCAG 2.0 and 2.1, levels A and AA: any violation fails. It also
+checks what axe does not judge: every figure is an image with a name and a description,
+every control has a name. One lesson's cells are audited the same way in JupyterLab (the
+notebook's cells, not JupyterLab's own menus and side bars). One test reads Playwright's
+aria snapshot (the accessibility tree): a figure's description and a slider's name and
+value are there, and moving the slider with the keyboard changes the description.
+
+axe-core comes from npm, into a folder of its own that git ignores:
+    npm install --prefix .axe axe-core@4
+($DPLEARN_AXE may name another copy of axe.min.js); without it the module is skipped.
+Run: python -m pytest -m e2e tests/test_accessibility.py -s (the counts are printed).
+"""
+
+import os
+import pathlib
+import shutil
+import sys
+
+import pytest
+
+from dplearn.page_access import QUIET_MS
+from tests.test_browser import (
+    CHROMIUM,
+    NOTEBOOK_DIR,
+    NOTEBOOKS,
+    RUN_ALL_IN_LAB,
+    Server,
+    browser,  # noqa: F401 - the module's Chromium, a fixture
+    free_port,
+    jupyterlab_server,
+    wait_until_live,
+)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+AXE = pathlib.Path(
+    os.environ.get("DPLEARN_AXE", ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js")
+)
+#: The rules axe runs: WCAG 2.0 and 2.1 at levels A and AA (a course's legal bar).
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: The lesson whose accessibility tree is read, and whose cells JupyterLab shows.
+TREE_LESSON = NOTEBOOK_DIR / "02-see-what-delta-means.ipynb"
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed"),
+    pytest.mark.skipif(
+        not AXE.is_file(), reason="axe-core is not installed (npm install --prefix .axe axe-core@4)"
+    ),
+]
+
+# Runs axe on the page (or on the part that `include` selects) and lists each violation
+# with the first few elements it names.
+RUN_AXE = """
+async ([include, tags]) => {
+  const context = include ? {include: [include]} : document;
+  const result = await axe.run(context, {runOnly: {type: 'tag', values: tags}});
+  return result.violations.map(v => ({
+    rule: v.id, impact: v.impact, count: v.nodes.length,
+    where: v.nodes.slice(0, 3).map(n => `${n.target.join(' ')}: ${n.failureSummary}`),
+  }));
+}
+"""
+
+# What axe does not judge. Figures: every live figure is an image with a name and a
+# description. Controls: every slider handle, row of toggle buttons, button and answer
+# input, with its accessible name as far as the page can tell (aria-labelledby / label).
+ACCESS_COUNTS = """
+(root) => {
+  const scope = root ? document.querySelector(root) : document;
+  const text = (ids) => (ids || '').split(/\\s+/).filter(Boolean)
+    .map(id => (document.getElementById(id) || {textContent: ''}).textContent.trim())
+    .join(' ').trim();
+  const figures = Array.from(scope.querySelectorAll('.jupyter-matplotlib'), figure => ({
+    role: figure.getAttribute('role'),
+    name: text(figure.getAttribute('aria-labelledby')),
+    description: text(figure.getAttribute('aria-describedby')),
+  }));
+  const named = (element) => {
+    const label = text(element.getAttribute('aria-labelledby'))
+      || element.getAttribute('aria-label') || '';
+    if (label) return label;
+    if (element.labels && element.labels.length) {
+      return Array.from(element.labels, l => l.textContent.trim()).join(' ');
+    }
+    const content = element.tagName === 'BUTTON' ? element.textContent.trim() : '';
+    return content || element.getAttribute('title') || '';
+  };
+  const controls = [
+    ...Array.from(scope.querySelectorAll('.noUi-handle'), e => ['slider', e]),
+    ...Array.from(scope.querySelectorAll('.widget-toggle-buttons [role=group]'),
+                  e => ['buttons', e]),
+    ...Array.from(scope.querySelectorAll('.jupyter-widgets button'), e => ['button', e]),
+    ...Array.from(scope.querySelectorAll('.jupyter-widgets input'), e => ['input', e]),
+  ].filter(([kind, element]) => element.checkVisibility({visibilityProperty: true}))
+   .map(([kind, element]) => ({kind, name: named(element), html: element.outerHTML.slice(0, 160),
+                                value: element.getAttribute('aria-valuetext')}));
+  return {figures, controls};
+}
+"""
+
+SCRIPT_READY = """
+() => window.dplearnPageAccess !== undefined
+  && Array.from(document.querySelectorAll('.noUi-handle'))
+       .every(h => h.hasAttribute('aria-labelledby'))
+  && Array.from(document.querySelectorAll('.dplearn-exploration .jupyter-matplotlib'))
+       .every(f => f.getAttribute('role') === 'img')
+"""
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory):
+    """One Voilà server for every lesson, serving the folder as `tasks.sh present` does."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOK_DIR),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+    with Server(command, port, log, cwd=NOTEBOOK_DIR.parent) as server:
+        yield server
+
+
+def open_lesson(browser, server, notebook):  # noqa: F811 - the fixture, passed on
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{server.port}/voila/render/{notebook.name}", timeout=90_000)
+    wait_until_live(page, notebook)
+    page.wait_for_function(SCRIPT_READY, timeout=30_000)
+    return page
+
+
+def audit(page, include=None):
+    """axe's violations on the page (or on the part include selects)."""
+    if not page.evaluate("() => window.axe !== undefined"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(RUN_AXE, [include, WCAG_TAGS])
+
+
+def check_names(page, where, include=None):
+    """Counts figures and controls; asserts each has its name (and description)."""
+    found = page.evaluate(ACCESS_COUNTS, include)
+    figures, controls = found["figures"], found["controls"]
+    for figure in figures:
+        assert figure["role"] == "img" and figure["name"].startswith("Figure "), (where, figure)
+        assert len(figure["description"]) > 40, (where, figure)
+    unnamed = [control for control in controls if not control["name"].strip()]
+    assert not unnamed, (where, unnamed)
+    for control in controls:
+        if control["kind"] == "slider":
+            assert control["value"], (where, control)
+    print(f"{where}: {len(figures)} figures described, {len(controls)} controls named")
+    return len(figures), len(controls)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[path.stem for path in NOTEBOOKS])
+def test_lesson_has_no_accessibility_violation_in_voila(notebook, browser, voila):  # noqa: F811
+    page = open_lesson(browser, voila, notebook)
+    try:
+        violations = audit(page)
+        check_names(page, f"voila {notebook.stem}")
+    finally:
+        page.close()
+    print(f"voila {notebook.stem}: {sum(v['count'] for v in violations)} axe violations")
+    assert violations == [], violations
+
+
+def test_aria_tree_holds_a_figure_description_and_a_slider_name_that_follow_the_keys(
+    browser,  # noqa: F811
+    voila,
+):
+    page = open_lesson(browser, voila, TREE_LESSON)
+    try:
+        box = page.locator(".dplearn-exploration").first
+        figure = box.locator(".jupyter-matplotlib")
+        handle = box.locator(".noUi-handle").first
+        description = box.locator(".dplearn-figure-description")
+        before_text = description.text_content().strip()
+        before_tree = box.aria_snapshot()
+        # The figure is an image named by its id and title; its description is in the
+        # tree; the first slider is named by its label and says the value it shows.
+        assert 'img "Figure PLRV-4: Gaussian noise: two counts"' in before_tree, before_tree
+        assert before_text in before_tree.replace("\n", " ") or before_text[:60] in before_tree
+        assert 'slider "σ"' in before_tree, before_tree
+        readout = box.locator(".widget-readout").first
+        assert handle.get_attribute("aria-valuetext") == readout.text_content().strip()
+        assert figure.get_attribute("aria-describedby") == description.get_attribute("id")
+        before_value = handle.get_attribute("aria-valuetext")
+
+        handle.focus()
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        # The live region speaks once the figure has been still for QUIET_MS.
+        live = box.locator(".dplearn-figure-live")
+        page.wait_for_function(
+            "(element) => element.textContent.trim().length > 0",
+            arg=live.element_handle(),
+            timeout=QUIET_MS + 15_000,
+        )
+        after_text = description.text_content().strip()
+        after_tree = box.aria_snapshot()
+        assert after_text != before_text
+        assert live.text_content().strip() == after_text
+        assert handle.get_attribute("aria-valuetext") != before_value
+        assert after_text[:60] in after_tree and before_tree != after_tree
+        print(
+            f"before: {before_text}\nafter {handle.get_attribute('aria-valuetext')}: {after_text}"
+        )
+    finally:
+        page.close()
+
+
+def test_lesson_cells_have_no_accessibility_violation_in_jupyterlab(browser, tmp_path):  # noqa: F811
+    lab_root = tmp_path / "lab"
+    shutil.copytree(
+        NOTEBOOK_DIR, lab_root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
+    notebook = f"notebooks/{TREE_LESSON.name}"
+    cells = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
+    with jupyterlab_server(tmp_path, lab_root) as server:
+        page = browser.new_page()
+        try:
+            page.goto(f"http://127.0.0.1:{server.port}/lab/tree/{notebook}", timeout=90_000)
+            page.wait_for_function("() => window.jupyterapp", timeout=90_000)
+            page.evaluate(RUN_ALL_IN_LAB)
+            wait_until_live(page, TREE_LESSON)
+            page.wait_for_function(SCRIPT_READY, timeout=30_000)
+            violations = audit(page, cells)
+            check_names(page, "jupyterlab 02", cells)
+        finally:
+            page.close()
+    print(f"jupyterlab 02 cells: {sum(v['count'] for v in violations)} axe violations")
+    assert violations == [], violations
