@@ -38,7 +38,7 @@ from dplearn.figures.composition import (
 from dplearn.figures.controls import Control
 from dplearn.figures.explorers import register, spoken
 from dplearn.figures.legends import legend_below
-from dplearn.figures.style import BAD_COLOR
+from dplearn.figures.style import BAD_COLOR, GUIDE_GREY
 from dplearn.figures.text import (
     Note,
 )
@@ -513,7 +513,7 @@ class TradeOffCurves(_CompositionFigure):
         self.axes = (tests, profiles, gaps)
         alphas = np.concatenate((np.geomspace(1e-6, 1e-2, 60), np.linspace(0.01, 1.0, 200)[1:]))
         self.alphas = np.concatenate(([0.0], alphas))
-        tests.plot([0, 1], [1, 0], color="0.75", lw=1)
+        tests.plot([0, 1], [1, 0], color=GUIDE_GREY, lw=1)
         (self.single_curve,) = tests.plot([], [], color=SINGLE_COLOR, lw=1.2)
         self.above = tests.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0))
         (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)

@@ -40,7 +40,7 @@ from dplearn.figures.controls import EPSILON, SIGMA, Choice, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.grids import curve_positions, probability_grid
 from dplearn.figures.legends import legend_below
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import AREA_COLOR, BAD_COLOR, BLUE, GREEN, GREY, ORANGE
 from dplearn.figures.text import (
     NOTE_SIZE,
     TICK_COUNT,
@@ -106,12 +106,12 @@ LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
 )
 
 SINGLE_COLOR = "0.45"
-COMPOSED_COLOR = "tab:blue"
-BASIC_COLOR = "tab:gray"
-ADVANCED_COLOR = "tab:orange"
-OPTIMAL_COLOR = "tab:green"
-EXACT_COLOR = "tab:blue"
-CLT_COLOR = "tab:red"
+COMPOSED_COLOR = BLUE
+BASIC_COLOR = GREY
+ADVANCED_COLOR = ORANGE
+OPTIMAL_COLOR = GREEN
+EXACT_COLOR = BLUE
+CLT_COLOR = BAD_COLOR
 
 # The document's setting for the Gaussian (variance 3, lesson 02) and the Laplace
 # setting (scale 10, so epsilon0 = 0.1).

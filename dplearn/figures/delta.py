@@ -52,7 +52,7 @@ from dplearn.figures.plrv import (
     delta_area_region,
     output_density_lines,
 )
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import AREA_COLOR, BAD_COLOR, GUIDE_GREY, readable
 from dplearn.figures.text import value_text as _value_text
 from dplearn.privacy_loss import (
     discretise_outputs,
@@ -167,7 +167,7 @@ class GaussianLoss(_GaussianFigure):
         self.grid = np.linspace(*OUTPUT_LIMITS, 401)
         self.levels = np.linspace(*self.loss_limits, 801)
         for ax in (left, right):
-            ax.axhline(0.0, color="0.7", lw=0.8)
+            ax.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.loss_line,) = left.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = left.plot(
             OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
@@ -443,7 +443,7 @@ class TwoBadOutputs(_GaussianFigure):
         for index, color in enumerate(MARK_COLORS[::2]):
             (dot,) = upper.plot([], [], "o", color=color, ms=8)
             (stem,) = upper.plot([], [], color=color, lw=2)
-            label = upper.text(0, 0, "", color=color, fontsize=9, ha="left", va="bottom")
+            label = upper.text(0, 0, "", color=readable(color), fontsize=9, ha="left", va="bottom")
             (weights,) = lower.plot([], [], "o", color=color, ms=7)
             self.marks.append((dot, stem, label, weights))
             self.moving(dot, stem, label, weights)
@@ -652,7 +652,7 @@ class WorstSetCheck(_GaussianFigure):
         rows = self.sets.family_rows()
         self.rows = rows + 1 + self.sets.jitter
         ax.axvline(1.0, color=BAD_COLOR, lw=1.5, ls="--")
-        ax.axvline(0.0, color="0.7", lw=0.8)
+        ax.axvline(0.0, color=GUIDE_GREY, lw=0.8)
         # One line of markers per family: markers of one colour draw much faster than a
         # scatter with a colour per point.
         self.family_rows = rows

@@ -29,6 +29,7 @@ from dplearn.figures.controls import (
 )
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
+from dplearn.figures.style import BLUE, GREEN, ORANGE, PURPLE
 
 __all__ = [
     "NeighbourDifferences",
@@ -36,10 +37,10 @@ __all__ = [
     "GeometricOptimality",
 ]
 
-D1_COLOUR, D2_COLOUR = "C0", "C1"
+D1_COLOUR, D2_COLOUR = BLUE, ORANGE
 #: The readout's name of the Laplace scale.
 SCALE_NAME = r"scale $b = \Delta f / \varepsilon$"
-LAPLACE_COLOUR, GAUSSIAN_COLOUR = "C2", "C4"
+LAPLACE_COLOUR, GAUSSIAN_COLOUR = GREEN, PURPLE
 BOUND_COLOUR = "0.35"
 
 

@@ -17,6 +17,7 @@ from dplearn import floating_point
 from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
+from dplearn.figures.style import BAD_COLOR, BLUE, ORANGE
 from dplearn.mechanisms import (
     central_interval,
     sample_laplace_inverse_cdf,
@@ -32,7 +33,7 @@ __all__ = [
     "kde_curve",
 ]
 
-FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = "C0", "C1", "C3", "black"
+FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = BLUE, ORANGE, BAD_COLOR, "black"
 #: NOISE-LEAK's readout name of the share of outputs only one answer can give.
 INFINITE_LOSS_NAME = r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)"
 

@@ -37,7 +37,16 @@ from dplearn.figures.controls import (
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.grids import probability_positions
 from dplearn.figures.sliders import exponent_control
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import (
+    AREA_COLOR,
+    BAD_COLOR,
+    BLUE,
+    GREEN,
+    GREY,
+    GUIDE_GREY,
+    ORANGE,
+    readable,
+)
 from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
 from dplearn.privacy_loss import (
@@ -69,9 +78,9 @@ BAD_POSITIONS = (0.045, 0.002)
 CATEGORY_THRESHOLD = 5.0
 CATEGORY_COUNT = 1.0
 
-D1_COLOR = "tab:blue"
-D2_COLOR = "tab:orange"
-MARK_COLORS = ("tab:green", "tab:gray", "tab:brown")
+D1_COLOR = BLUE
+D2_COLOR = ORANGE
+MARK_COLORS = (GREEN, GREY, "#8c564b")
 
 # Output axes show D1's count +-10: the count slider moves both curves inside it.
 OUTPUT_LIMITS = (990.0, 1011.0)
@@ -324,7 +333,14 @@ class LaplaceDensities(_LaplaceOutputs):
             (stem,) = ax.plot([], [], color=color, lw=1, ls=":", transform=above)
             (dots,) = ax.plot([], [], "o", color=color, ms=6)
             label = ax.text(
-                0, row, "", color=color, ha="center", va="bottom", fontsize=9, transform=above
+                0,
+                row,
+                "",
+                color=readable(color),
+                ha="center",
+                va="bottom",
+                fontsize=9,
+                transform=above,
             )
             self.marks.append((stem, dots, label))
             self.moving(stem, dots, label)
@@ -410,7 +426,7 @@ class LaplaceLoss(_LaplaceOutputs):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        ax.axhline(0.0, color="0.7", lw=0.8)
+        ax.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.loss_line,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = ax.plot(
             OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
@@ -494,10 +510,17 @@ class LaplaceLossByProbability(_Figure):
         # Brackets along the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         self.brackets = []
-        for color in ("tab:green", "tab:gray", "tab:brown"):
+        for color in MARK_COLORS:
             (bracket,) = ax.plot([], [], color=color, lw=2, marker="|", ms=10, transform=above)
             label = ax.text(
-                0, 0.9, "", color=color, transform=above, ha="center", va="top", fontsize=9
+                0,
+                0.9,
+                "",
+                color=readable(color),
+                transform=above,
+                ha="center",
+                va="top",
+                fontsize=9,
             )
             self.brackets.append((bracket, label))
             self.moving(bracket, label)
