@@ -3,8 +3,8 @@
 ipywidgets has no way to set ARIA attributes from Python, and the slider it draws
 (noUiSlider) gives its handle ``role="slider"`` and no name (ipywidgets issue #2650):
 a screen reader says "slider, 0.24" without a word of what it sets, and for a log
-slider the number is the exponent. A small script, shown once beside every figure and
-answer box (``script()``; it installs itself once per page), fills in what is missing:
+slider the number is the exponent. A small script, shown with the kernel's first figure
+(``show_script_once``), fills in what is missing, for every widget of the page:
 
 - every slider handle is named by its visible label (``aria-labelledby``) and reads
   out the value its readout shows (``aria-valuetext``);
@@ -26,7 +26,7 @@ Taught in: every lesson notebook (each figure and answer box shows it).
 
 from __future__ import annotations
 
-__all__ = ["QUIET_MS", "VISUALLY_HIDDEN", "script"]
+__all__ = ["QUIET_MS", "VISUALLY_HIDDEN", "script", "show_script_once"]
 
 #: How long a figure must stay still before its new description is read out (ms).
 QUIET_MS = 1000
@@ -145,6 +145,23 @@ _SCRIPT = """
   scan();
 })();
 """
+
+
+_shown = False
+
+
+def show_script_once():
+    """Displays the page script with the kernel's first figure, and never again.
+
+    Voilà gives every page a kernel of its own, and a JupyterLab page keeps a script it
+    has run: once per kernel is enough, and fewer outputs leave less for a page to load.
+    """
+    global _shown
+    if not _shown:
+        from IPython.display import display
+
+        display(script())
+        _shown = True
 
 
 def script():

@@ -52,13 +52,26 @@ from dplearn.figures.plrv import (
     delta_area_region,
     output_density_lines,
 )
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR, GUIDE_GREY, readable
+from dplearn.figures.style import (
+    AREA_COLOR,
+    BAD_COLOR,
+    BLUE,
+    GREEN,
+    GREY,
+    GUIDE_GREY,
+    ORANGE,
+    PURPLE,
+    readable,
+)
 from dplearn.figures.text import value_text as _value_text
 from dplearn.privacy_loss import (
     discretise_outputs,
     output_at_position,
     set_deltas,
 )
+
+#: One colour per family of random output sets in PLRV-PROOF.
+FAMILY_COLORS = (BLUE, ORANGE, GREEN, PURPLE, GREY)
 
 __all__ = [
     "GaussianDensities",
@@ -657,7 +670,7 @@ class WorstSetCheck(_GaussianFigure):
         # scatter with a colour per point.
         self.family_rows = rows
         self.dots = [
-            ax.plot([], [], "o", ms=3.5, color=f"C{family}", ls="none")[0]
+            ax.plot([], [], "o", ms=3.5, color=FAMILY_COLORS[family], ls="none")[0]
             for family in range(len(self.sets.families))
         ]
         (self.worst,) = ax.plot([1.0], [0.0], "*", color=BAD_COLOR, ms=16)

@@ -274,10 +274,10 @@ class DimensionNoise(Explorer):
         )
 
         (self.laplace_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.6, label="Laplace samples"
+            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.9, label="Laplace samples"
         )
         (self.gauss_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=GAUSSIAN_COLOUR, alpha=0.6, label="Gaussian samples"
+            [], [], ".", ms=2.5, color=GAUSSIAN_COLOUR, alpha=0.9, label="Gaussian samples"
         )
         self.diamond = Polygon(np.zeros((4, 2)), closed=True, fill=False, lw=2)
         self.diamond.set_edgecolor(LAPLACE_COLOUR)

@@ -22,7 +22,16 @@ import ipywidgets as widgets
 from dplearn import page_access
 from dplearn._environment import in_app_mode
 
-__all__ = ["explore", "format_number", "numbers_table", "Exploration", "Readout"]
+__all__ = [
+    "describe",
+    "explore",
+    "format_number",
+    "numbers_table",
+    "DescribedFigure",
+    "Exploration",
+    "FigureText",
+    "Readout",
+]
 
 #: Width a Voilà page at 1280 px gives a figure and what sits beside it (px).
 PAGE_WIDTH = 1230
@@ -361,8 +370,77 @@ class Exploration(widgets.VBox):
         # The page script first: it names the figure and its sliders (dplearn.page_access).
         from IPython.display import display
 
-        display(page_access.script())
+        page_access.show_script_once()
         display(self._repr_mimebundle_(), raw=True)
+
+
+class DescribedFigure(widgets.VBox):
+    """A figure that no slider moves, with a name and a description for screen readers.
+
+    The page script (``dplearn.page_access``) makes its canvas an image named by
+    ``title`` and described by ``text``; a static copy of the page gets a PNG with the
+    description as alt text.
+    """
+
+    def __init__(self, figure, title, text):
+        self.figure = figure
+        canvas = figure.canvas
+        if isinstance(canvas, widgets.DOMWidget):
+            view = canvas
+        else:
+            from IPython.display import display
+
+            view = widgets.Output()
+            view.add_class("dplearn-static-figure")
+            with view:
+                display(figure)
+        self.view = view
+        name = widgets.HTML(html.escape(title, quote=False))
+        description = widgets.HTML(html.escape(text, quote=False))
+        name.add_class("dplearn-figure-name")
+        description.add_class("dplearn-figure-description")
+        for hidden in (name, description):
+            hidden.add_class(page_access.VISUALLY_HIDDEN)
+        self.text = text
+        super().__init__([view, name, description])
+        # The page script treats it as it treats the figure of an Exploration.
+        self.add_class("dplearn-exploration")
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        image = base64.b64encode(buffer.getvalue()).decode("ascii")
+        bundle["image/png"] = image
+        bundle["text/html"] = (
+            f"<img src='data:image/png;base64,{image}' alt='{html.escape(self.text, quote=True)}'/>"
+        )
+        return bundle
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        page_access.show_script_once()
+        display(self._repr_mimebundle_(), raw=True)
+
+
+def describe(figure, text, title=None):
+    """A plain matplotlib figure (one a cell draws once) with its description.
+
+    Create the figure under ``plt.ioff()``, so that pyplot does not show it by itself,
+    and end the cell with ``describe(fig, "What it shows...")``.
+
+    Args:
+      figure: the matplotlib figure.
+      text: one or two sentences: what is drawn and what to notice.
+      title: what to call it; by default the title of its first axes.
+    """
+    if not text or not text.strip():
+        raise ValueError(f"text must describe the figure, got {text!r}")
+    if title is None:
+        titles = [axes.get_title() for axes in figure.axes if axes.get_title()]
+        title = f"Figure: {titles[0]}" if titles else "Figure"
+    return DescribedFigure(figure, title, text)
 
 
 def _is_live_canvas(view):
