@@ -170,3 +170,32 @@ def test_series_colours_stay_apart_for_every_kind_of_colour_vision():
                     failures.append(pair)
     print(f"smallest series colour difference (ΔE00): {smallest}")
     assert {failure[1] for failure in failures} <= PENDING, failures
+
+
+#: Figures in intro.py (lesson 00, changed elsewhere at the moment) whose two series
+#: still differ by colour alone.
+STYLE_PENDING = {"INTRO-1", "INTRO-4"}
+
+
+def _style_pending(figure_id):
+    marks = [pytest.mark.xfail(strict=True, reason="intro.py is changed elsewhere")]
+    return pytest.param(figure_id, marks=marks if figure_id in STYLE_PENDING else [])
+
+
+@pytest.mark.parametrize("figure_id", [_style_pending(figure_id) for figure_id in EXPLORERS])
+def test_series_differ_by_more_than_colour(figure_id):
+    """Two labelled lines of one axes never share line style, marker and width."""
+    figure = EXPLORERS[figure_id]().figure
+    for axes in figure.axes:
+        seen_styles = {}
+        for line in axes.get_lines():
+            if not line.get_visible() or line.get_label().startswith("_"):
+                continue
+            marker = line.get_marker()
+            key = (
+                line.get_linestyle(),
+                None if marker in (None, "", "None", "none") else marker,
+                round(line.get_linewidth(), 1),
+            )
+            assert key not in seen_styles, (seen_styles[key], line.get_label(), key)
+            seen_styles[key] = line.get_label()

@@ -443,7 +443,7 @@ class TwoBadOutputs(_GaussianFigure):
             )
         )
         (self.width_weight,) = lower.plot(
-            [], [], color=BAD_COLOR, lw=2, label=r"weight in $\delta_1$ (1 if bad)"
+            [], [], color=BAD_COLOR, lw=2, ls="--", label=r"weight in $\delta_1$ (1 if bad)"
         )
         (self.area_weight,) = lower.plot(
             [],

@@ -119,7 +119,12 @@ class GaussianCalibration(Explorer):
             [], [], color=D1_COLOUR, label=r"exact $\delta$ of the classic $\sigma$"
         )
         (self.target_line,) = delta_ax.plot(
-            self.epsilon_range, [1e-5, 1e-5], color="black", linewidth=1, label=r"promised $\delta$"
+            self.epsilon_range,
+            [1e-5, 1e-5],
+            color="black",
+            linewidth=1,
+            ls="--",
+            label=r"promised $\delta$",
         )
         (self.exact_dot,) = delta_ax.plot([], [], "o", color=D1_COLOUR)
         self.delta_crossing = delta_ax.axvline(
@@ -246,7 +251,7 @@ class DimensionNoise(Explorer):
             1, 2, gridspec_kw={"width_ratios": [1.35, 1.0]}
         )
         (self.laplace_line,) = line_ax.plot(
-            [], [], color=LAPLACE_COLOUR, label=r"Laplace, $\ell_1$"
+            [], [], color=LAPLACE_COLOUR, ls="-.", label=r"Laplace, $\ell_1$"
         )
         (self.gauss_line,) = line_ax.plot(
             [], [], color=GAUSSIAN_COLOUR, label=r"Gaussian, $\ell_2$ (analytic $\sigma$)"
@@ -277,7 +282,7 @@ class DimensionNoise(Explorer):
             [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.9, label="Laplace samples"
         )
         (self.gauss_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=GAUSSIAN_COLOUR, alpha=0.9, label="Gaussian samples"
+            [], [], "+", ms=3, color=GAUSSIAN_COLOUR, alpha=0.9, label="Gaussian samples"
         )
         self.diamond = Polygon(np.zeros((4, 2)), closed=True, fill=False, lw=2)
         self.diamond.set_edgecolor(LAPLACE_COLOUR)

@@ -271,7 +271,7 @@ class LaplaceRatio(Explorer):
             [], [], color=D1_COLOUR, label=r"$f(x) + \mathrm{Lap}(b)$"
         )
         (self.density_y,) = density_ax.plot(
-            [], [], color=D2_COLOUR, label=r"$f(y) + \mathrm{Lap}(b)$"
+            [], [], color=D2_COLOUR, ls="--", label=r"$f(y) + \mathrm{Lap}(b)$"
         )
         density_ax.set_yscale("log")
         density_ax.set_ylim(1e-4, 10.0)
@@ -446,7 +446,7 @@ class GeometricOptimality(Explorer):
         # Stems as one line each, broken by NaNs, with a dot on top (the dot at the
         # stem's foot lies below the axes): much cheaper to draw than a collection.
         (self.stems_x,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D1_COLOUR)
-        (self.stems_y,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D2_COLOUR)
+        (self.stems_y,) = pmf_ax.plot([], [], "-s", ms=3, lw=2, color=D2_COLOUR)
         self.stems_x.set_label("$f(x) = 0$, plus noise")
         self.stems_y.set_label(r"$f(y) = \Delta f$, plus noise")
         pmf_ax.set_yscale("log")

@@ -683,7 +683,7 @@ class FloatingPointLeak(_SeededExplorer):
                 0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"overall $\Pr[\mathcal{L} = \infty]$"
             )
         )
-        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, label="zoom"))
+        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, ls=":", label="zoom"))
         share_axes.set(
             xlim=(-5, 10),
             ylim=(0, 1.2),

@@ -144,7 +144,7 @@ def output_density_lines(ax):
     """The two empty output-density lines of A(D1) and A(D2), labelled, on ax."""
     (line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count")
     (line_d2,) = ax.plot(
-        [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+        [], [], color=D2_COLOR, lw=2, ls="--", label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
     )
     return line_d1, line_d2
 
