@@ -102,8 +102,6 @@ class ExerciseBox(widgets.VBox):
                     (f"({letter}) {text}", letter) for letter, text in exercise.options.items()
                 ],
                 value=None,
-                description="Your answer",
-                style={"description_width": "initial"},
                 layout=widgets.Layout(width="auto"),
             )
         else:

@@ -218,7 +218,7 @@ class FigureText(widgets.VBox):
             value=False,
             description="Table",
             tooltip="Show the figure's description and its numbers as text",
-            layout=widgets.Layout(width="auto"),
+            layout=widgets.Layout(width="8em"),
         )
         self.toggle.add_class("dplearn-table-toggle")
         self.table = widgets.HTMLMath("", layout=widgets.Layout(display="none"))
