@@ -10,6 +10,8 @@
 #   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
 #   bash tasks.sh hub       install what is missing, run a local JupyterHub with the course
 #   bash tasks.sh proxy     install only the hub's proxy (configurable-http-proxy, npm)
+#   bash tasks.sh a11y      install what is missing, audit every lesson's accessibility
+#                           (axe-core from npm, in Chromium, Voilà and JupyterLab)
 # Everything lives in .venv beside this file; a second run installs nothing new.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -60,6 +62,20 @@ ensure_proxy() {
   fi
 }
 
+AXE_VERSION=4.14.1
+
+ensure_axe() {
+  # axe-core, the accessibility rules the browser tests run, from npm into .axe/.
+  if [ ! -f .axe/node_modules/axe-core/axe.min.js ]; then
+    if command -v npm >/dev/null 2>&1; then
+      npm install --silent --no-audit --no-fund --prefix .axe "axe-core@$AXE_VERSION" >/dev/null
+    else
+      echo "npm is missing: install Node.js (sudo apt-get install npm) for the accessibility audit" >&2
+      return 1
+    fi
+  fi
+}
+
 root_flag() {
   [ "$(id -u)" = 0 ] && echo "--ServerApp.allow_root=True" || true
 }
@@ -79,8 +95,17 @@ case "$command" in
     ensure_chromium
     # The hub's smoke test (tests/test_hub.py) needs the proxy; without npm it is skipped.
     ensure_proxy || true
+    # The accessibility audit (tests/test_accessibility.py) needs axe-core; without npm it is skipped.
+    ensure_axe || true
     unset MPLBACKEND
     exec "$VENV/bin/python" -m pytest "$@"
+    ;;
+  a11y)
+    ensure_environment
+    ensure_chromium
+    ensure_axe
+    unset MPLBACKEND
+    exec "$VENV/bin/python" -m pytest -m e2e -s tests/test_accessibility.py "$@"
     ;;
   present)
     ensure_environment
@@ -121,7 +146,7 @@ case "$command" in
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation|hub|proxy} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|present|figures|bench|navigation|hub|proxy|a11y} [arguments]" >&2
     exit 2
     ;;
 esac

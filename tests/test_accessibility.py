@@ -9,10 +9,10 @@ notebook's cells, not JupyterLab's own menus and side bars). One test reads Play
 aria snapshot (the accessibility tree): a figure's description and a slider's name and
 value are there, and moving the slider with the keyboard changes the description.
 
-axe-core comes from npm, into a folder of its own that git ignores:
-    npm install --prefix .axe axe-core@4
-($DPLEARN_AXE may name another copy of axe.min.js); without it the module is skipped.
-Run: python -m pytest -m e2e tests/test_accessibility.py -s (the counts are printed).
+axe-core comes from npm, into a folder of its own that git ignores (`bash tasks.sh a11y`
+installs it and runs this module; by hand: npm install --prefix .axe axe-core@4.14.1).
+$DPLEARN_AXE may name another copy of axe.min.js; without one the module is skipped.
+With -s the counts are printed.
 """
 
 import os
