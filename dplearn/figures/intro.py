@@ -190,11 +190,12 @@ class DifferencingAttack(_Figure):
     def description(self):
         say, p = self.reader(), self.params
         return (
-            f"The attacker's belief that Alice has the trait: the prior {say('prior')}, and "
-            f"after seeing the noisy difference D = {say('seen')} of two counts, each with "
-            f"noise at ε = {spoken(p['epsilon'])}, the posterior {say('posterior P')}. Notice "
-            f"that it stays inside the band two such releases allow, from "
-            f"{say('lowest')} to {say('highest')}; without noise it would be 1."
+            "Left: the density of the noisy difference D of two counts if Alice has the trait "
+            f"and if she has not, with the D = {say('seen')} seen (noise at ε = "
+            f"{spoken(p['epsilon'])} per count). Right: the attacker's belief that she has it "
+            f"moves from the prior {say('prior')} to {say('posterior P')}, inside the band "
+            f"from {say('lowest')} to {say('highest')} that the two releases allow; without "
+            "noise the attacker would be certain."
         )
 
     def numbers(self):

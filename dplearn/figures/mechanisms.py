@@ -342,9 +342,9 @@ class LaplaceRatio(Explorer):
         say, p = self.reader(), self.params
         upper = "$e^{\\varepsilon}$"
         return (
-            f"Top: the two Laplace output densities, centred at 0 and Δf = "
+            f"Left: the two Laplace output densities, centred at 0 and Δf = "
             f"{spoken(p['sensitivity'])}, of scale b = {say('scale')} (ε = "
-            f"{spoken(p['epsilon'])}). Below: their ratio stays between e^-ε = "
+            f"{spoken(p['epsilon'])}). Right: their ratio stays between e^-ε = "
             f"{say('e^{-')} and e^ε = {say(upper)}, and reaches those bounds "
             "in the shaded parts outside the two centres."
         )

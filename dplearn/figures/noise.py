@@ -312,11 +312,12 @@ class OneDimensionalQuery(_SeededExplorer):
     def description(self):
         say, p = self.reader(), self.params
         return (
-            "A histogram of noisy answers to a sum of 3000 (Laplace noise of scale "
+            "Left: a histogram of noisy answers to a sum of 3000 (Laplace noise of scale "
             f"{say('noise scale')}, rounded), with the tolerance plus or minus "
             f"{spoken(p['tolerance'])} marked: {say('this experiment')} landed within. "
-            f"The exact chance for one answer is {say('exact $')} and for all "
-            f"{spoken(p['answers'])} at once {say('within], exact')}."
+            "Right: how many answers miss, over many simulated experiments, against the exact "
+            f"binomial chances; one answer is within with chance {say('exact $')}, all "
+            f"{spoken(p['answers'])} at once with {say('within], exact')}."
         )
 
     def numbers(self):
