@@ -12,6 +12,8 @@
 #   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
 #   bash tasks.sh hub       install what is missing, run a local JupyterHub with the course
 #   bash tasks.sh proxy     install only the hub's proxy (configurable-http-proxy, npm)
+#   bash tasks.sh a11y      install what is missing, audit every lesson's accessibility
+#                           (axe-core from npm, in Chromium, Voilà and JupyterLab)
 # Everything lives in .venv beside this file; a second run installs nothing new.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -64,6 +66,20 @@ ensure_proxy() {
   fi
 }
 
+AXE_VERSION=4.14.1
+
+ensure_axe() {
+  # axe-core, the accessibility rules the browser tests run, from npm into .axe/.
+  if [ ! -f .axe/node_modules/axe-core/axe.min.js ]; then
+    if command -v npm >/dev/null 2>&1; then
+      npm install --silent --no-audit --no-fund --prefix .axe "axe-core@$AXE_VERSION" >/dev/null
+    else
+      echo "npm is missing: install Node.js (sudo apt-get install npm) for the accessibility audit" >&2
+      return 1
+    fi
+  fi
+}
+
 root_flag() {
   [ "$(id -u)" = 0 ] && echo "--ServerApp.allow_root=True" || true
 }
@@ -83,6 +99,8 @@ case "$command" in
     ensure_chromium
     # The hub's smoke test (tests/test_hub.py) needs the proxy; without npm it is skipped.
     ensure_proxy || true
+    # The accessibility audit (tests/test_accessibility.py) needs axe-core; without npm it is skipped.
+    ensure_axe || true
     unset MPLBACKEND
     # One worker per core (TEST_WORKERS to change); the browser and hub tests share one
     # worker (their xdist group), so that two browsers never compete for the cores.
@@ -94,6 +112,13 @@ case "$command" in
     ensure_environment
     "$PYTHON" -m pip install --quiet -e ".[lock]"
     "$PYTHON" tools/lock.py --uv "$VENV/bin/uv"
+    ;;
+  a11y)
+    ensure_environment
+    ensure_chromium
+    ensure_axe
+    unset MPLBACKEND
+    exec "$VENV/bin/python" -m pytest -m e2e -s tests/test_accessibility.py "$@"
     ;;
   present)
     ensure_environment
@@ -134,7 +159,7 @@ case "$command" in
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|lock|present|figures|bench|navigation|hub|proxy} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|lock|present|figures|bench|navigation|hub|proxy|a11y} [arguments]" >&2
     exit 2
     ;;
 esac

@@ -472,7 +472,9 @@ def assert_bars_link_the_neighbours(page, index, base):
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.name)
 def test_lesson_in_voila(notebook, browser, voila_site, screenshots):
     """One visit per lesson, served as `tasks.sh present` serves it: its figures and
-    sliders, its navigation bars, then every answer box answered wrongly and rightly."""
+    sliders, its navigation bars, every answer box answered wrongly and rightly, then
+    the accessibility audit of the page as used (tests/test_accessibility.py)."""
+    from tests.test_accessibility import audit_lesson
     from tests.test_browser_exercises import check_exercises
 
     page = browser.new_page()
@@ -482,6 +484,7 @@ def test_lesson_in_voila(notebook, browser, voila_site, screenshots):
         check_page(page, notebook.name, screenshots, "voila")
         assert_bars_link_the_neighbours(page, NOTEBOOKS.index(notebook), voila_site.base)
         check_exercises(page, notebook, screenshots)
+        audit_lesson(page, notebook)
     except AssertionError as error:
         # What the page's scripts said (a widget that failed to render says why there).
         tail = "\n  ".join(console[-40:])

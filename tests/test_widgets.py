@@ -16,7 +16,7 @@ import pytest
 
 from dplearn import privacy_loss
 from dplearn.figures import controls
-from dplearn.figures.explorers import Explorer, load_all
+from dplearn.figures.explorers import Explorer, load_all, spoken
 from dplearn.figures.widgets import explore, format_number, numbers_table
 
 
@@ -44,6 +44,9 @@ class GaussianDensities(Explorer):
     def numbers(self):
         pair = privacy_loss.gaussian(self.params["sigma"], self.params["sensitivity"])
         return {"δ at ε = ln 3": pair.delta(math.log(3))}
+
+    def description(self):
+        return f"Two Gaussian densities of σ = {spoken(self.params['sigma'])} apart by 1."
 
 
 def test_sliders_offer_the_controls_ranges_and_drive_the_figure():
@@ -85,6 +88,45 @@ def test_static_renderers_get_a_png():
     bundle = explore(GaussianDensities())._repr_mimebundle_()
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
     assert "<img" in bundle["text/html"]
+    # The image's alt text is the figure's description at its current setting.
+    assert "alt='Two Gaussian densities of σ = 1.73 apart by 1.'" in bundle["text/html"]
+
+
+def test_figure_text_follows_the_sliders_and_shows_a_table_on_request():
+    view = explore(GaussianDensities())
+    text = view.text
+    assert text.name.value == "Figure TEST-1: Two Gaussian densities"
+    assert "σ = 1.73" in text.description.value
+    assert text.table.layout.display == "none" and text.table.value == ""
+    view.sliders["sigma"].value = 4.0
+    assert "σ = 4 " in text.description.value
+    text.toggle.value = True
+    assert text.table.layout.display is None
+    assert "<table>" in text.table.value and "σ = 4 " in text.table.value
+    assert "<th scope='row'" in text.table.value and "δ at ε = ln 3" in text.table.value
+    view.sliders["sigma"].value = 2.0
+    assert "σ = 2 " in text.table.value
+    text.toggle.value = False
+    assert text.table.layout.display == "none"
+
+
+def test_the_page_script_comes_with_the_first_figure(monkeypatch):
+    from dplearn import page_access
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda *args, **kwargs: shown.append(args))
+    monkeypatch.setattr(page_access, "_shown", False)
+    view = explore(GaussianDensities())
+    shown.clear()
+    view._ipython_display_()
+    script, bundle = shown
+    assert "dplearnPageAccess" in script[0].data and "aria-labelledby" in script[0].data
+    assert "application/vnd.jupyter.widget-view+json" in bundle[0]
+    # Once per kernel: the next figure comes alone.
+    shown.clear()
+    view._ipython_display_()
+    (bundle,) = shown
+    assert "application/vnd.jupyter.widget-view+json" in bundle[0]
 
 
 def test_number_formatting():
@@ -193,8 +235,8 @@ class ManyNumbers(GaussianDensities):
 
 def test_many_controls_go_in_two_columns_and_a_long_readout_in_columns_too():
     view = explore(ManyNumbers())
-    top, figure, style = view.children
-    assert style is view.fit_style
+    top, figure, text, style = view.children
+    assert style is view.fit_style and text is view.text
     controls_box, readout = top.children
     assert isinstance(controls_box, widgets.GridBox)
     assert controls_box.layout.grid_template_columns == "repeat(2, max-content)"
@@ -209,7 +251,8 @@ def test_many_controls_go_in_two_columns_and_a_long_readout_in_columns_too():
 
 def test_a_narrow_figure_gets_its_readout_beside_it():
     view = explore(GaussianDensities())
-    controls_box, row, style = view.children
+    controls_box, row, text, style = view.children
+    assert text is view.text
     assert (
         isinstance(controls_box, widgets.VBox) and "dplearn-controls" in controls_box._dom_classes
     )

@@ -117,10 +117,13 @@ class ExerciseBox(widgets.VBox):
             placeholder = (
                 f"{exercise.signature} = …" if exercise.kind == "function" else "your answer"
             )
+            # A visible label, which is also the box's accessible name.
             self.answer = widgets.Text(
                 placeholder=placeholder,
+                description="Your answer",
+                style={"description_width": "initial"},
                 continuous_update=False,
-                layout=widgets.Layout(width="28em"),
+                layout=widgets.Layout(width="34em"),
             )
             # Enter (or leaving the box) sends the value: check it, as the button does.
             self.answer.observe(lambda change: self.run_check(), names="value")

@@ -36,9 +36,9 @@ from dplearn.figures.composition import (
     mechanism_pair,
 )
 from dplearn.figures.controls import Control
-from dplearn.figures.explorers import register
+from dplearn.figures.explorers import register, spoken
 from dplearn.figures.legends import legend_below
-from dplearn.figures.style import BAD_COLOR
+from dplearn.figures.style import BAD_COLOR, GUIDE_GREY
 from dplearn.figures.text import (
     Note,
 )
@@ -341,6 +341,17 @@ class AccountantBracket(_CompositionFigure):
             single=single,
         )
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: one release's privacy loss, exact and rounded up or down to a grid of "
+            f"width h = {spoken(p['grid_width'])}; right: how far the accountant's δ lies "
+            "above and below the exact δ against h. For k = "
+            f"{say('composed')} {self.releases_phrase()} at ε = {spoken(p['epsilon'])} the bracket "
+            f"runs from {say('optimistic')} to {say('pessimistic')} around the exact "
+            f"{say('exact')}."
+        )
+
     def numbers(self):
         s = self.state
         return {
@@ -502,7 +513,7 @@ class TradeOffCurves(_CompositionFigure):
         self.axes = (tests, profiles, gaps)
         alphas = np.concatenate((np.geomspace(1e-6, 1e-2, 60), np.linspace(0.01, 1.0, 200)[1:]))
         self.alphas = np.concatenate(([0.0], alphas))
-        tests.plot([0, 1], [1, 0], color="0.75", lw=1)
+        tests.plot([0, 1], [1, 0], color=GUIDE_GREY, lw=1)
         (self.single_curve,) = tests.plot([], [], color=SINGLE_COLOR, lw=1.2)
         self.above = tests.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0))
         (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)
@@ -648,6 +659,17 @@ class TradeOffCurves(_CompositionFigure):
             gap_scale=scale,
             largest_gap=largest_gap,
             largest_gap_alpha=float(self.alphas[widest]) if over.any() else float("nan"),
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: trade-off curves, the attacker's smallest type II error β against the "
+            f"type I error α, for k = {spoken(p['releases'])} {self.releases_phrase()}, "
+            f"exact and by the central limit theorem with μ = {say('of the CLT')}; at α = "
+            f"{spoken(p['alpha'])}, β is {say('$ exact')} exact and {say('$ CLT')} by the CLT. "
+            f"Right: exact δ over the CLT's δ against ε, at most "
+            f"{say('largest exact')}: above 1 the CLT's δ is too small."
         )
 
     def numbers(self):

@@ -37,10 +37,10 @@ from matplotlib.patches import Patch, Polygon
 from dplearn import composition, privacy_loss
 from dplearn.composition import first_advanced_win
 from dplearn.figures.controls import EPSILON, SIGMA, Choice, Control
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.grids import curve_positions, probability_grid
 from dplearn.figures.legends import legend_below
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import AREA_COLOR, BAD_COLOR, BLUE, GREEN, GREY, ORANGE
 from dplearn.figures.text import (
     NOTE_SIZE,
     TICK_COUNT,
@@ -106,12 +106,12 @@ LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
 )
 
 SINGLE_COLOR = "0.45"
-COMPOSED_COLOR = "tab:blue"
-BASIC_COLOR = "tab:gray"
-ADVANCED_COLOR = "tab:orange"
-OPTIMAL_COLOR = "tab:green"
-EXACT_COLOR = "tab:blue"
-CLT_COLOR = "tab:red"
+COMPOSED_COLOR = BLUE
+BASIC_COLOR = GREY
+ADVANCED_COLOR = ORANGE
+OPTIMAL_COLOR = GREEN
+EXACT_COLOR = BLUE
+CLT_COLOR = BAD_COLOR
 
 # The document's setting for the Gaussian (variance 3, lesson 02) and the issue's Laplace
 # setting (scale 10, so epsilon0 = 0.1).
@@ -254,6 +254,12 @@ class _CompositionFigure(Explorer):
     def _static_xlabel(self, ax, text):
         static_xlabel(ax, text)
 
+    def releases_phrase(self):
+        """The releases composed, in words for a description: their noise and its size."""
+        if self.params.get("mechanism", "Laplace") == "Gaussian":
+            return f"Gaussian releases of σ = {spoken(self.params['sigma'])}"
+        return f"Laplace releases of ε₀ = {spoken(self.params['epsilon0'])}"
+
 
 # ---------------------------------------------------------------------------
 # COMP-1: losses add
@@ -391,6 +397,16 @@ class LossesAdd(_CompositionFigure):
             edges=edges,
             composed_mass=composed_mass,
             single_mass=single_mass,
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"The distribution of the privacy loss for one and for k = {say('composed')} "
+            f"{self.releases_phrase()}, red where it exceeds ε = {spoken(p['epsilon'])}: mean "
+            f"{say('mathbb{E}')}, spread {say('sd')}, largest value {say('mathcal{L}$')}. So "
+            f"δ₁ = {say('delta_1')} and δ(ε) = {say('delta(')}; the mean grows like k, "
+            "the spread like the square root of k."
         )
 
     def numbers(self):
@@ -534,6 +550,15 @@ class ComposedLossByProbability(_CompositionFigure):
         self.note.set_text(clipped_note(k, releases))
         self.state = dict(
             composed=composed, k=k, epsilon=epsilon, width=width, delta=delta, region=region
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"e^ε over e^L of k = {say('composed')} {self.releases_phrase()} against the "
+            "probability position, left whole and right zoomed, with one release in grey: "
+            f"over the bad events, of width δ₁ = {say('(width)')}, the area between the "
+            f"curve and 1 is δ(ε) = {say('(area)')} at ε = {spoken(p['epsilon'])}."
         )
 
     def numbers(self):

@@ -23,7 +23,7 @@ from dplearn.figures.controls import (
     SENSITIVITY,
     SIGMA,
 )
-from dplearn.figures.explorers import register
+from dplearn.figures.explorers import register, spoken
 from dplearn.figures.grids import curve_positions
 from dplearn.figures.legends import legend_below
 from dplearn.figures.plrv import (
@@ -52,13 +52,26 @@ from dplearn.figures.plrv import (
     delta_area_region,
     output_density_lines,
 )
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import (
+    AREA_COLOR,
+    BAD_COLOR,
+    BLUE,
+    GREEN,
+    GREY,
+    GUIDE_GREY,
+    ORANGE,
+    PURPLE,
+    readable,
+)
 from dplearn.figures.text import value_text as _value_text
 from dplearn.privacy_loss import (
     discretise_outputs,
     output_at_position,
     set_deltas,
 )
+
+#: One colour per family of random output sets in PLRV-PROOF.
+FAMILY_COLORS = (BLUE, ORANGE, GREEN, PURPLE, GREY)
 
 __all__ = [
     "GaussianDensities",
@@ -120,6 +133,15 @@ class GaussianDensities(_GaussianFigure):
         self.line_d1.set_data(self.grid, noise.density_d1(self.grid))
         self.line_d2.set_data(self.grid, noise.density_d2(self.grid))
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"The densities of two noisy counts, {say('D_1')} and {say('D_2')}, with "
+            f"Gaussian noise of standard deviation σ = {spoken(p['sigma'])} (variance "
+            f"{say('sigma^2')}): two bell curves that overlap the more, the larger σ is "
+            f"against their distance Δ = {spoken(p['sensitivity'])}."
+        )
+
     def numbers(self):
         return {
             r"$\sigma^2$": self.noise.sigma**2,
@@ -158,7 +180,7 @@ class GaussianLoss(_GaussianFigure):
         self.grid = np.linspace(*OUTPUT_LIMITS, 401)
         self.levels = np.linspace(*self.loss_limits, 801)
         for ax in (left, right):
-            ax.axhline(0.0, color="0.7", lw=0.8)
+            ax.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.loss_line,) = left.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = left.plot(
             OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
@@ -210,6 +232,17 @@ class GaussianLoss(_GaussianFigure):
         self.epsilon_mark.set_ydata([epsilon, epsilon])
         self.mean_mark.set_ydata([mu, mu])
         self.note.set_text(f"μ = {_value_text(mu)}, shaded Pr[ℒ > ε] = {_value_text(exceeds)}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"Left: the privacy loss L against the output for Gaussian noise σ = "
+            f"{spoken(p['sigma'])} around the count {spoken(p['count'])}: a straight line of "
+            f"slope {say('slope')} that never levels off, so the loss is unbounded. Right: "
+            f"its distribution, normal with mean μ = {say('mu =')} and variance "
+            f"{say('variance')}; it exceeds ε = {spoken(p['epsilon'])} with probability "
+            f"{say('Pr')}."
+        )
 
     def numbers(self):
         mu = self.noise.loss_mean
@@ -282,6 +315,15 @@ class GaussianLossByProbability(_GaussianByProbability):
         self.noise, self.epsilon = noise, epsilon
         self._apply_curve(noise, epsilon)
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"e to the loss against the probability position for Gaussian noise σ = "
+            f"{spoken(p['sigma'])}: it climbs without bound on the left, {say('0.01')} at "
+            f"x = 0.01 and {say('0.001')} at x = 0.001, far past the line e^ε = "
+            f"{spoken(np.exp(p['epsilon']))}."
+        )
+
     def numbers(self):
         return {
             r"$e^{\mathcal{L}}$ at $x = 0.01$": float(np.exp(self.noise.loss_quantile(0.01))),
@@ -339,6 +381,14 @@ class BadEventWidth(_GaussianByProbability):
             self.label.set_va("top")
         self.label.set_text(f"δ₁ = {_value_text(width)}")
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e to the loss against the probability position for Gaussian noise σ = "
+            f"{spoken(p['sigma'])}, with the bad events shaded where it exceeds e^ε = "
+            f"{say('e^{')}: their width is δ₁ = {say('delta_1')}."
+        )
+
     def numbers(self):
         return {
             DELTA1_NAME: self.width,
@@ -393,7 +443,7 @@ class TwoBadOutputs(_GaussianFigure):
             )
         )
         (self.width_weight,) = lower.plot(
-            [], [], color=BAD_COLOR, lw=2, label=r"weight in $\delta_1$ (1 if bad)"
+            [], [], color=BAD_COLOR, lw=2, ls="--", label=r"weight in $\delta_1$ (1 if bad)"
         )
         (self.area_weight,) = lower.plot(
             [],
@@ -406,7 +456,7 @@ class TwoBadOutputs(_GaussianFigure):
         for index, color in enumerate(MARK_COLORS[::2]):
             (dot,) = upper.plot([], [], "o", color=color, ms=8)
             (stem,) = upper.plot([], [], color=color, lw=2)
-            label = upper.text(0, 0, "", color=color, fontsize=9, ha="left", va="bottom")
+            label = upper.text(0, 0, "", color=readable(color), fontsize=9, ha="left", va="bottom")
             (weights,) = lower.plot([], [], "o", color=color, ms=7)
             self.marks.append((dot, stem, label, weights))
             self.moving(dot, stem, label, weights)
@@ -470,6 +520,18 @@ class TwoBadOutputs(_GaussianFigure):
             in_width = 1.0 if loss > epsilon else 0.0
             in_area = max(0.0, 1.0 - np.exp(min(epsilon - loss, _LOSS_CAP)))
             weights.set_data([x, x], [in_width, in_area])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        in_delta_2 = "$: weight in $\\delta_2$"
+        return (
+            f"Top: a zoom on the bad events of Gaussian noise (σ = {spoken(p['sigma'])}, "
+            f"ε = {spoken(p['epsilon'])}) with two outputs: O₁ at x = {say('O_1$: position')} "
+            f"where e^L = {say('O_1$: $e')}, and O₂ at x = {say('O_2$: position')} where "
+            f"e^L = {say('O_2$: $e')}. Bottom: each weighs 1 in δ₁ = {say('delta_1 =')}, but "
+            f"{say(f'O_1{in_delta_2}')} and {say(f'O_2{in_delta_2}')} in "
+            f"δ₂ = {say('delta_2 =')}: the further the loss is above ε, the more it counts."
+        )
 
     def numbers(self):
         result = {DELTA1_NAME: self.width, DELTA2_NAME: self.noise.delta(self.epsilon)}
@@ -548,6 +610,16 @@ class BadEventArea(_GaussianFigure):
             box.set_data([0, width, width, 0], [1, 1, 0, 0])
         self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e^ε over e^L against the probability position (left whole, right zoomed on "
+            f"x below 0.1): a dashed box of width δ₁ = {say('(width)')} and the shaded area "
+            f"δ₂ = {say('(area)')} between the curve and 1 over the bad events, at ε = "
+            f"{spoken(p['epsilon'])} and σ = {spoken(p['sigma'])}. The area is "
+            f"{say('/ ')} of the box: δ₂ weighs each output by how bad it is."
+        )
+
     def numbers(self):
         result = {
             f"{DELTA1_NAME} (width)": self.width,
@@ -593,12 +665,12 @@ class WorstSetCheck(_GaussianFigure):
         rows = self.sets.family_rows()
         self.rows = rows + 1 + self.sets.jitter
         ax.axvline(1.0, color=BAD_COLOR, lw=1.5, ls="--")
-        ax.axvline(0.0, color="0.7", lw=0.8)
+        ax.axvline(0.0, color=GUIDE_GREY, lw=0.8)
         # One line of markers per family: markers of one colour draw much faster than a
         # scatter with a colour per point.
         self.family_rows = rows
         self.dots = [
-            ax.plot([], [], "o", ms=3.5, color=f"C{family}", ls="none")[0]
+            ax.plot([], [], "o", ms=3.5, color=FAMILY_COLORS[family], ls="none")[0]
             for family in range(len(self.sets.families))
         ]
         (self.worst,) = ax.plot([1.0], [0.0], "*", color=BAD_COLOR, ms=16)
@@ -642,6 +714,16 @@ class WorstSetCheck(_GaussianFigure):
             dots.set_data(ratios[chosen], self.rows[chosen])
         self.worst.set_xdata([worst_delta / delta])
         self.note.set_text(f"worst set S*: {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "δ_S of 300 random sets of outputs and of the worst set, the outputs whose loss "
+            f"exceeds ε = {spoken(p['epsilon'])} (σ = {spoken(p['sigma'])}): the worst set "
+            f"reaches δ₂ = {say('delta_2 =', 4)}, the largest random set "
+            f"{say('largest', 4)}, and a share {say('random sets with')} of the random "
+            "sets does better."
+        )
 
     def numbers(self):
         return {

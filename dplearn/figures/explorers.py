@@ -36,6 +36,8 @@ __all__ = [
     "load_all",
     "new_figure",
     "freeze_layout",
+    "spoken",
+    "pick",
 ]
 
 #: Modules of dplearn.figures that hold no lesson figure.
@@ -188,6 +190,48 @@ class LayeredFigure(Figure):
         self.stale = False
 
 
+def spoken(value, digits=3):
+    """A number as a screen reader should read it: plain text, ``digits`` significant.
+
+    Very small or large values read as "1.06 × 10^-5"; text (a readout such as
+    "99 of 100") is returned as it is, infinity as a word.
+    """
+    if isinstance(value, str):
+        return value.replace("∞", "infinity")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    value = float(value)
+    if value != value:
+        return "undefined"
+    if abs(value) == float("inf"):
+        return "infinity" if value > 0 else "minus infinity"
+    if value == int(value) and abs(value) < 1e5:
+        return f"{int(value):d}"
+    if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
+        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa} × 10^{int(exponent)}"
+    return f"{value:.{digits}g}"
+
+
+def pick(numbers, fragment):
+    """The one value of numbers (name -> number) whose name holds fragment.
+
+    Descriptions read the figure's own readout (``Explorer.numbers``) by a piece of
+    each name, so the sentence and the table beside the figure cannot disagree.
+
+    Raises:
+      KeyError: when no name, or more than one, holds fragment.
+    """
+    if fragment in numbers:
+        return numbers[fragment]
+    found = [name for name in numbers if fragment in name]
+    if len(found) != 1:
+        raise KeyError(f"{len(found)} readout names hold {fragment!r}: {list(numbers)}")
+    return numbers[found[0]]
+
+
 def _widget_backend():
     return "ipympl" in matplotlib.get_backend() or matplotlib.get_backend() == "widget"
 
@@ -338,6 +382,21 @@ class Explorer:
     def numbers(self):
         """The numbers the lesson quotes beside this figure, at the current setting."""
         return {}
+
+    def description(self) -> str:
+        """What the figure shows, for a reader who cannot see it: one or two sentences.
+
+        Every lesson figure overrides this with a sentence of its own: what is drawn,
+        what to notice, and the current numbers, so that the text follows the sliders
+        (the widgets read it out when a control moves, and use it as the image's alt
+        text). This default only names the figure.
+        """
+        return f"Figure {self.figure_id}: {self.title}."
+
+    def reader(self):
+        """A function fragment -> the spoken value of the readout entry holding it."""
+        numbers = self.numbers()
+        return lambda fragment, digits=3: spoken(pick(numbers, fragment), digits)
 
     def _build(self):
         raise NotImplementedError

@@ -30,7 +30,7 @@ from dplearn.figures.controls import (
     SENSITIVITY,
     Control,
 )
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.mechanisms import (
     D1_COLOUR,
@@ -119,7 +119,12 @@ class GaussianCalibration(Explorer):
             [], [], color=D1_COLOUR, label=r"exact $\delta$ of the classic $\sigma$"
         )
         (self.target_line,) = delta_ax.plot(
-            self.epsilon_range, [1e-5, 1e-5], color="black", linewidth=1, label=r"promised $\delta$"
+            self.epsilon_range,
+            [1e-5, 1e-5],
+            color="black",
+            linewidth=1,
+            ls="--",
+            label=r"promised $\delta$",
         )
         (self.exact_dot,) = delta_ax.plot([], [], "o", color=D1_COLOUR)
         self.delta_crossing = delta_ax.axvline(
@@ -169,6 +174,18 @@ class GaussianCalibration(Explorer):
         self.target_line.set_ydata([delta, delta])
         self.exact_dot.set_data([epsilon], [exact])
         self.delta_crossing.set_xdata([crossing, crossing])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        classic = "classic $\\sigma$"
+        return (
+            f"Left: σ against ε for Δf = {spoken(p['sensitivity'])} and δ = "
+            f"{spoken(p['delta'])}: at ε = {spoken(p['epsilon'])} the classic σ (dashed) is "
+            f"{say(classic)} against the analytic {say('analytic')} (extra noise "
+            f"{say('extra noise')}). Right: the exact δ the classic σ gives, "
+            f"{say('exact $')}; promise kept: {say('keeps')}; the classic σ breaks "
+            f"above ε = {say('breaks')}."
+        )
 
     def numbers(self):
         v = self.values
@@ -234,7 +251,7 @@ class DimensionNoise(Explorer):
             1, 2, gridspec_kw={"width_ratios": [1.35, 1.0]}
         )
         (self.laplace_line,) = line_ax.plot(
-            [], [], color=LAPLACE_COLOUR, label=r"Laplace, $\ell_1$"
+            [], [], color=LAPLACE_COLOUR, ls="-.", label=r"Laplace, $\ell_1$"
         )
         (self.gauss_line,) = line_ax.plot(
             [], [], color=GAUSSIAN_COLOUR, label=r"Gaussian, $\ell_2$ (analytic $\sigma$)"
@@ -262,10 +279,10 @@ class DimensionNoise(Explorer):
         )
 
         (self.laplace_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.6, label="Laplace samples"
+            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.9, label="Laplace samples"
         )
         (self.gauss_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=GAUSSIAN_COLOUR, alpha=0.6, label="Gaussian samples"
+            [], [], "+", ms=3, color=GAUSSIAN_COLOUR, alpha=0.9, label="Gaussian samples"
         )
         self.diamond = Polygon(np.zeros((4, 2)), closed=True, fill=False, lw=2)
         self.diamond.set_edgecolor(LAPLACE_COLOUR)
@@ -323,6 +340,17 @@ class DimensionNoise(Explorer):
         )
         circle = self.circle_unit * circle_radius
         self.circle.set_data(circle[:, 0], circle[:, 1])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: noise per coordinate against the dimension d: at d = "
+            f"{spoken(p['dimension'])} (bound c = {spoken(p['bound'])}, ε = "
+            f"{spoken(p['epsilon'])}, δ = {spoken(p['delta'])}) Laplace noise has standard "
+            f"deviation {say('Laplace sd')} and Gaussian {say('Gaussian sd')}; Gaussian "
+            f"is smaller beyond d = {say('analytic')}. Right: samples of each in two "
+            "dimensions, a diamond for Laplace and a circle for Gaussian."
+        )
 
     def numbers(self):
         v = self.values

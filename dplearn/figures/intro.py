@@ -25,7 +25,7 @@ from scipy import stats
 from dplearn import attacks, privacy_loss
 from dplearn import randomized_response as local
 from dplearn.figures.controls import EPSILON, Control
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 
 __all__ = [
     "DifferencingAttack",
@@ -222,6 +222,17 @@ class DifferencingAttack(_Figure):
         self.band.set_y(low)
         self.band.set_height(high - low)
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the density of the noisy difference D of two counts if Alice has the trait "
+            f"and if she has not, with the D = {say('seen')} seen (noise at ε = "
+            f"{spoken(p['epsilon'])} per count). Right: the attacker's belief that she has it "
+            f"moves from the prior {say('prior')} to {say('posterior P')}, inside the band "
+            f"from {say('lowest')} to {say('highest')} that the two releases allow; without "
+            "noise the attacker would be certain."
+        )
+
     def numbers(self):
         return {
             r"$\varepsilon$ per count": self.epsilon,
@@ -344,6 +355,16 @@ class Reconstruction(_Figure):
             self.marker_text.set_ha("right")
         self.marker_text.set_text(_percent(fraction))
 
+    def description(self):
+        say = self.reader()
+        return (
+            "Left: the share of 100 secret bits an attack recovers from 400 noisy answers, "
+            f"against the noise size E, from {say('E = 0.5')} at E = 0.5 down to "
+            f"{say('E = 40')} at E = 40 (half would be a coin toss). Right: the bits of "
+            f"one attack at E = {say('used')}, of which a share {say('first attack')} "
+            "is right."
+        )
+
     def numbers(self):
         bounds, means = self.curve
         n, m = RECONSTRUCTION_N, RECONSTRUCTION_M
@@ -460,6 +481,17 @@ class RandomizedResponseLoss(_Figure):
         self.claim_line.set_xdata([shown, shown])
         self.pair, self.claimed_epsilon = pair, claimed_epsilon
         self.delta = pair.delta(claimed_epsilon)
+
+    def description(self):
+        say = self.reader()
+        return (
+            "Left: the chances of reporting yes or no when the true answer is yes or no, "
+            f"at truth probability t = {say('truth probability')}. Right: the privacy loss "
+            f"takes two values, plus ε = {say('ln(t')} with probability "
+            f"{say('= +')} and minus ε with {say('= -')}; against the claimed "
+            f"ε' = {say('claimed')} it is larger with probability {say('> ')}, "
+            f"and δ(ε') = {say('delta(')}."
+        )
 
     def numbers(self):
         pair = self.pair
@@ -590,6 +622,17 @@ class LocalNoiseCost(_Figure):
             np.clip(central_estimates - proportion, -edge, edge), self.jitter
         )
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the error of an estimated share against the number of people n, on log "
+            "axes: local randomised answers fall like one over the square root of n, a "
+            f"central Laplace count like one over n. At n = {say('people')} and "
+            f"ε = {say('ln(t')} the local error is {say('local: sd')} and the central "
+            f"{say('central:')}, {say('local / central')} times smaller; right: 200 "
+            f"simulated estimates of each kind around the true share {spoken(p['proportion'])}."
+        )
+
     def numbers(self):
         return {
             "people $n$": self.people,
@@ -687,6 +730,15 @@ class DefinitionBand(_Figure):
         log_odds = math.log(prior) - math.log1p(-prior)
         self.log_segment.set_data([log_odds, log_odds], [log_odds - epsilon, log_odds + epsilon])
         self.epsilon, self.prior, self.low, self.high = epsilon, prior, edge_low, edge_high
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "The posteriors ε-DP allows against the attacker's prior, as probabilities (left) "
+            f"and log odds (right, a strip of half-width ε = {spoken(p['epsilon'])} around "
+            f"the diagonal). At prior {say('prior $p$')}, whatever the output, the posterior "
+            f"stays between {say('lowest')} and {say('highest')}."
+        )
 
     def numbers(self):
         odds = self.prior / (1.0 - self.prior)

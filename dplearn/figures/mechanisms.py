@@ -27,8 +27,9 @@ from dplearn.figures.controls import (
     Choice,
     Control,
 )
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
+from dplearn.figures.style import BLUE, GREEN, ORANGE, PURPLE
 
 __all__ = [
     "NeighbourDifferences",
@@ -36,10 +37,10 @@ __all__ = [
     "GeometricOptimality",
 ]
 
-D1_COLOUR, D2_COLOUR = "C0", "C1"
+D1_COLOUR, D2_COLOUR = BLUE, ORANGE
 #: The readout's name of the Laplace scale.
 SCALE_NAME = r"scale $b = \Delta f / \varepsilon$"
-LAPLACE_COLOUR, GAUSSIAN_COLOUR = "C2", "C4"
+LAPLACE_COLOUR, GAUSSIAN_COLOUR = GREEN, PURPLE
 BOUND_COLOUR = "0.35"
 
 
@@ -171,6 +172,17 @@ class NeighbourDifferences(Explorer):
             self.l2_marks[notion].set_ydata([pair.l2 for pair in pairs])
             self.max_lines[notion].set_ydata([largest_l1, largest_l1])
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Bars: how much the query changes between the toy data set and each neighbour, "
+            "left the neighbours that add or remove a row, right those that replace one; "
+            f"a dashed line marks the largest. At clip c = {spoken(p['upper'])} the local "
+            f"sensitivity is {say('ell_1$ sensitivity, add')} under add or remove "
+            f"({say('pair, add')}) and {say('ell_1$ sensitivity, replace')} under replace "
+            f"({say('pair, replace')})."
+        )
+
     def numbers(self):
         add, replace = self.result["add-remove"], self.result["replace"]
         return {
@@ -259,7 +271,7 @@ class LaplaceRatio(Explorer):
             [], [], color=D1_COLOUR, label=r"$f(x) + \mathrm{Lap}(b)$"
         )
         (self.density_y,) = density_ax.plot(
-            [], [], color=D2_COLOUR, label=r"$f(y) + \mathrm{Lap}(b)$"
+            [], [], color=D2_COLOUR, ls="--", label=r"$f(y) + \mathrm{Lap}(b)$"
         )
         density_ax.set_yscale("log")
         density_ax.set_ylim(1e-4, 10.0)
@@ -325,6 +337,17 @@ class LaplaceRatio(Explorer):
         bound = np.exp(epsilon)
         self.upper_bound.set_ydata([bound, bound])
         self.lower_bound.set_ydata([1 / bound, 1 / bound])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        upper = "$e^{\\varepsilon}$"
+        return (
+            f"Left: the two Laplace output densities, centred at 0 and Δf = "
+            f"{spoken(p['sensitivity'])}, of scale b = {say('scale')} (ε = "
+            f"{spoken(p['epsilon'])}). Right: their ratio stays between e^-ε = "
+            f"{say('e^{-')} and e^ε = {say(upper)}, and reaches those bounds "
+            "in the shaded parts outside the two centres."
+        )
 
     def numbers(self):
         v = self.values
@@ -423,7 +446,7 @@ class GeometricOptimality(Explorer):
         # Stems as one line each, broken by NaNs, with a dot on top (the dot at the
         # stem's foot lies below the axes): much cheaper to draw than a collection.
         (self.stems_x,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D1_COLOUR)
-        (self.stems_y,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D2_COLOUR)
+        (self.stems_y,) = pmf_ax.plot([], [], "-s", ms=3, lw=2, color=D2_COLOUR)
         self.stems_x.set_label("$f(x) = 0$, plus noise")
         self.stems_y.set_label(r"$f(y) = \Delta f$, plus noise")
         pmf_ax.set_yscale("log")
@@ -514,6 +537,17 @@ class GeometricOptimality(Explorer):
         self.lp_now.set_data([epsilon], [comparison.optimal.expected_loss])
         self.epsilon_line.set_xdata([epsilon, epsilon])
         self.loss_note.set_text(f"loss: {loss}, {self.loss_formulas[loss]}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the geometric mechanism's probabilities for two neighbouring counts "
+            f"(ε = {spoken(p['epsilon'])}, Δf = {spoken(p['sensitivity'])}); middle: their "
+            f"ratio at every integer, at most e^ε = {say('$e^')}. Right: the expected "
+            f"{p['loss']} loss against ε: the best ε-DP mechanism {say('LP optimum')}, the "
+            f"truncated geometric as it is {say('as is')}, and after the best remap "
+            f"{say('best remap')}, which lies on the best."
+        )
 
     def numbers(self):
         c = self.comparison

@@ -15,8 +15,9 @@ from scipy import stats
 from dplearn import _validation as check
 from dplearn import floating_point
 from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Control
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
+from dplearn.figures.style import BAD_COLOR, BLUE, ORANGE
 from dplearn.mechanisms import (
     central_interval,
     sample_laplace_inverse_cdf,
@@ -32,7 +33,7 @@ __all__ = [
     "kde_curve",
 ]
 
-FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = "C0", "C1", "C3", "black"
+FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = BLUE, ORANGE, BAD_COLOR, "black"
 #: NOISE-LEAK's readout name of the share of outputs only one answer can give.
 INFINITE_LOSS_NAME = r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)"
 
@@ -164,6 +165,15 @@ class InverseCdfSampling(_SeededExplorer):
         self._bars.set_data(heights)
         self._map.set_data(uniform, mapped)
         self._density.set_data(self._grid, density)
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the inverse CDF that turns uniform draws into Laplace noise of scale "
+            f"b = {spoken(p['scale'])}; right: a histogram of {say('samples')} samples "
+            f"against the density. Their mean absolute value is {say('mean')} (exact: b), "
+            f"and a Kolmogorov-Smirnov test gives p = {say('p-value')}."
+        )
 
     def numbers(self):
         post = floating_point.post_noisy_digit(-0.5)
@@ -298,6 +308,17 @@ class OneDimensionalQuery(_SeededExplorer):
         self._frequency.set_data(frequency)
         self._pmf.set_data(np.arange(top + 1), pmf)
         self._shown.set_xdata([misses[0]] * 2)
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: a histogram of noisy answers to a sum of 3000 (Laplace noise of scale "
+            f"{say('noise scale')}, rounded), with the tolerance plus or minus "
+            f"{spoken(p['tolerance'])} marked: {say('this experiment')} landed within. "
+            "Right: how many answers miss, over many simulated experiments, against the exact "
+            f"binomial chances; one answer is within with chance {say('exact $')}, all "
+            f"{spoken(p['answers'])} at once with {say('within], exact')}."
+        )
 
     def numbers(self):
         v = self._values
@@ -452,6 +473,16 @@ class TwoDimensionalQuery(_SeededExplorer):
         self._interval.set_x(second - half_width - 0.5)
         self._interval.set_width(2 * half_width + 1)
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"A query returning 3000 and 10 with the budget ε = {spoken(p['epsilon'])} split "
+            f"{say('spent')}: noise of scale {say('scale of')} on the two, so the relative "
+            f"error is {say('1st (exact)')} on the first and {say('2nd (exact)')} on the "
+            f"second, whose answers run from {say('min to max')}, a share "
+            f"{say('negative')} of them below zero."
+        )
+
     def numbers(self):
         v = self._values
         low, high, coverage = v["interval"]
@@ -559,6 +590,15 @@ class SeabornHistogram(_SeededExplorer):
         self._bin_width = float(edges[1] - edges[0])
         self._bandwidth = float(self.data.size ** (-0.2) * bw_adjust * self.data.std(ddof=1))
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"A density histogram of {say('answers')} noisy answers, binned "
+            f"{p['binning']} with bins {say('bin width')} wide, and a kernel density curve "
+            f"of bandwidth {say('bandwidth')} (bw_adjust {spoken(p['bw_adjust'])}); the "
+            f"answers take {say('distinct')} distinct values."
+        )
+
     def numbers(self):
         return {
             "answers": self.answers,
@@ -644,7 +684,7 @@ class FloatingPointLeak(_SeededExplorer):
                 0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"overall $\Pr[\mathcal{L} = \infty]$"
             )
         )
-        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, label="zoom"))
+        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, ls=":", label="zoom"))
         share_axes.set(
             xlim=(-5, 10),
             ylim=(0, 1.2),
@@ -694,6 +734,16 @@ class FloatingPointLeak(_SeededExplorer):
         self._curve.set_data(self._positions, curve)
         self._overall.set_ydata([overall, overall])
         self._marker.set_xdata([position, position])
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"Floating-point outputs of Laplace noise (ε = {spoken(p['epsilon'])}) near "
+            f"{spoken(p['position'])}: of the doubles in the window, {say('impossible')} "
+            "can come from a true answer of 0 but never from 1, so seeing one gives the "
+            f"answer away. Such outputs have probability about {say('Monte Carlo')}, so δ "
+            f"is at least {say('at least')}."
+        )
 
     def numbers(self):
         v = self._values

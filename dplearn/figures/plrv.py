@@ -34,10 +34,19 @@ from dplearn.figures.controls import (
     THRESHOLD,
     Control,
 )
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.grids import probability_positions
 from dplearn.figures.sliders import exponent_control
-from dplearn.figures.style import AREA_COLOR, BAD_COLOR
+from dplearn.figures.style import (
+    AREA_COLOR,
+    BAD_COLOR,
+    BLUE,
+    GREEN,
+    GREY,
+    GUIDE_GREY,
+    ORANGE,
+    readable,
+)
 from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
 from dplearn.privacy_loss import (
@@ -69,9 +78,9 @@ BAD_POSITIONS = (0.045, 0.002)
 CATEGORY_THRESHOLD = 5.0
 CATEGORY_COUNT = 1.0
 
-D1_COLOR = "tab:blue"
-D2_COLOR = "tab:orange"
-MARK_COLORS = ("tab:green", "tab:gray", "tab:brown")
+D1_COLOR = BLUE
+D2_COLOR = ORANGE
+MARK_COLORS = (GREEN, GREY, "#8c564b")
 
 # Output axes show D1's count +-10: the count slider moves both curves inside it.
 OUTPUT_LIMITS = (990.0, 1011.0)
@@ -135,7 +144,7 @@ def output_density_lines(ax):
     """The two empty output-density lines of A(D1) and A(D2), labelled, on ax."""
     (line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count")
     (line_d2,) = ax.plot(
-        [], [], color=D2_COLOR, lw=2, label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+        [], [], color=D2_COLOR, lw=2, ls="--", label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
     )
     return line_d1, line_d2
 
@@ -324,7 +333,14 @@ class LaplaceDensities(_LaplaceOutputs):
             (stem,) = ax.plot([], [], color=color, lw=1, ls=":", transform=above)
             (dots,) = ax.plot([], [], "o", color=color, ms=6)
             label = ax.text(
-                0, row, "", color=color, ha="center", va="bottom", fontsize=9, transform=above
+                0,
+                row,
+                "",
+                color=readable(color),
+                ha="center",
+                va="bottom",
+                fontsize=9,
+                transform=above,
             )
             self.marks.append((stem, dots, label))
             self.moving(stem, dots, label)
@@ -360,6 +376,17 @@ class LaplaceDensities(_LaplaceOutputs):
             else:
                 label.set_ha("center")
             label.set_text(f"{_SUBSCRIPT_O[index]}: {_factor_text(ratios[index])}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "The densities of two noisy counts, 1000 and "
+            f"{spoken(1000 + p['sensitivity'])}, with Laplace noise of scale "
+            f"b = {spoken(p['scale'])}, and three outputs marked. The ratio of the two "
+            f"densities is {say('= O_1]')} at {say('$O_1$')}, {say('= O_2]')} at "
+            f"{say('$O_2$')} and {say('= O_3]')} at {say('$O_3$')}: never beyond e^ε "
+            f"with ε = Δ/b = {say('varepsilon')}."
+        )
 
     def numbers(self):
         result = {r"$\varepsilon = \Delta / b$": self.noise.max_loss}
@@ -399,7 +426,7 @@ class LaplaceLoss(_LaplaceOutputs):
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self.grid = np.linspace(*OUTPUT_LIMITS, 1051)
-        ax.axhline(0.0, color="0.7", lw=0.8)
+        ax.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.loss_line,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{L}(O)$")
         (self.epsilon_line,) = ax.plot(
             OUTPUT_LIMITS, [0, 0], color=BAD_COLOR, ls="--", lw=1.2, label=r"$\varepsilon$"
@@ -433,6 +460,16 @@ class LaplaceLoss(_LaplaceOutputs):
         holds = "≤" if exceeds == 0 else ">"
         self.verdict.set_text(
             f"max ℒ = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "The privacy loss L against the output for Laplace noise of scale "
+            f"b = {spoken(p['scale'])}: flat at plus Δ/b = {say('max')} left of the count "
+            f"{spoken(p['count'])}, a straight slope between the two counts, flat at minus "
+            f"{say('max')} beyond. Against the line ε = {spoken(p['epsilon'])} the loss "
+            f"is larger with probability {say('Pr')}, so δ(ε) = {say('delta(')}."
         )
 
     def numbers(self):
@@ -473,10 +510,17 @@ class LaplaceLossByProbability(_Figure):
         # Brackets along the top: x in data units, y in axes units.
         above = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         self.brackets = []
-        for color in ("tab:green", "tab:gray", "tab:brown"):
+        for color in MARK_COLORS:
             (bracket,) = ax.plot([], [], color=color, lw=2, marker="|", ms=10, transform=above)
             label = ax.text(
-                0, 0.9, "", color=color, transform=above, ha="center", va="top", fontsize=9
+                0,
+                0.9,
+                "",
+                color=readable(color),
+                transform=above,
+                ha="center",
+                va="top",
+                fontsize=9,
             )
             self.brackets.append((bracket, label))
             self.moving(bracket, label)
@@ -519,6 +563,16 @@ class LaplaceLossByProbability(_Figure):
                 label.set_x(middle)
                 label.set_ha("center")
             label.set_text(_fraction_text(widths[index]))
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e to the loss against the probability position for Laplace noise: a top step "
+            f"at {say('max e')} of width {say('top step')}, a middle part of width "
+            f"{say('middle')}, a bottom step of width {say('bottom')}, and the line e^ε at "
+            f"ε = {spoken(p['epsilon'])}. The loss exceeds ε with probability "
+            f"{say('Pr')}."
+        )
 
     def numbers(self):
         top, middle, bottom = self.widths
@@ -582,6 +636,16 @@ class AttackerOdds(_LaplaceOutputs):
             label.set_position((bar.get_x() + bar.get_width() / 2, top))
             label.set_va("bottom" if value >= 1 else "top")
             label.set_text(_odds_text(value))
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"The attacker's odds of D₁ against D₂, {say('prior odds')} before any output, "
+            f"and after each of three outputs (Laplace scale {spoken(p['scale'])}): "
+            f"{say('odds after $O_1')} after O₁, {say('odds after $O_2')} after O₂ and "
+            f"{say('odds after $O_3')} after O₃. As chances of D₁: {say('D_1]$ after $O_1')}, "
+            f"{say('D_1]$ after $O_2')} and {say('D_1]$ after $O_3')}."
+        )
 
     def numbers(self):
         result = {"prior odds": float(self.prior_odds)}
@@ -690,6 +754,17 @@ class DistinguishingEvents(_Figure):
         same = shown[0] == shown[1]
         deltas = f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}"
         self.note.set_text(f"at ε = {epsilon:.3g}:\n{deltas}")
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "e^ε over e^L, capped at 1, against the probability position for a count "
+            f"published only at or above the threshold {spoken(p['threshold'])} (Laplace "
+            f"scale {spoken(p['scale'])}, ε = {spoken(p['epsilon'])}): it is 0 over the "
+            f"published outputs, an event of probability {say('threshold')} with infinite "
+            f"loss, and 1 elsewhere, so the area δ₂ = {say('delta_2')} equals the width "
+            f"δ₁ = {say('delta_1')}."
+        )
 
     def numbers(self):
         return {

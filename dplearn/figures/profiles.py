@@ -31,7 +31,7 @@ from dplearn.figures.composition import (
     legend_beside,
 )
 from dplearn.figures.controls import DELTA, EPSILON
-from dplearn.figures.explorers import register
+from dplearn.figures.explorers import register, spoken
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR
 from dplearn.figures.text import (
@@ -209,6 +209,17 @@ class PrivacyProfiles(_CompositionFigure):
             advanced=advanced,
         )
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"Privacy profiles, δ against ε on a log scale, for k = {spoken(p['releases'])} "
+            f"Laplace releases of ε₀ = {spoken(p['epsilon0'])}: at ε = "
+            f"{spoken(p['epsilon'])} the exact δ is {say('exact')}, the optimal bound "
+            f"{say('optimal')}, advanced composition {say('advanced (')}, while basic "
+            f"composition reaches δ = 0 only at ε = {say('basic:')}. Advanced beats basic "
+            f"for δ above {say('beats')}."
+        )
+
     def numbers(self):
         s = self.state
         return {
@@ -363,6 +374,16 @@ class EpsilonAgainstReleases(_CompositionFigure):
             advanced=advanced,
             optimal=optimal,
             exact=exact,
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"ε at δ = {spoken(p['delta'])} against the number of releases k, log-log, "
+            f"ε₀ = {spoken(p['epsilon0'])} each: at k = {spoken(p['releases'])} basic "
+            f"composition gives {say('ilon$ basic')}, advanced {say('ilon$ advanced')}, the "
+            f"optimal {say('optimal')} and exact Laplace {say('exact')}. Advanced first beats "
+            f"basic at k = {say('first beats')}."
         )
 
     def numbers(self):

@@ -27,7 +27,7 @@ from matplotlib.patches import Patch, Polygon
 
 from dplearn import privacy_loss, subsampling
 from dplearn.figures.controls import EPSILON, SIGMA, Control
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 
 __all__ = ["RATE", "SubsampledGaussian", "AmplificationBound", "bound_curve"]
 
@@ -191,6 +191,17 @@ class SubsampledGaussian(Explorer):
             delta=float(pair.delta(epsilon)),
             mechanism_delta=float(privacy_loss.gaussian(sigma).delta(epsilon)),
             add_top=top,
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the output's density without the person, one normal, and with them, a "
+            f"mixture that keeps the person with rate q = {spoken(p['rate'])} (σ = "
+            f"{spoken(p['sigma'])}); right: the privacy loss of both directions, red above "
+            f"ε = {spoken(p['epsilon'])}. The remove side gives δ(ε) = {say('remove side')} "
+            f"and the add side {say('$, add side')}, against {say('without')} without "
+            f"subsampling; the add side's loss never exceeds {say('largest loss')}."
         )
 
     def numbers(self):
@@ -423,6 +434,17 @@ class AmplificationBound(Explorer):
             # In log space: far in the tail delta underflows to 0, its logarithm does not.
             log_exact_here=float(pair.log_delta(epsilon)),
             log_bound=float(np.log(rate) + mechanism.log_delta(epsilon)),
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        bound_delta = "bound: $\\delta'"
+        return (
+            f"Privacy profiles, δ against ε: the Gaussian mechanism (σ = {spoken(p['sigma'])}) "
+            f"without subsampling, the amplification bound at rate q = {spoken(p['rate'])}, "
+            f"and the exact subsampled profile. The guarantee at ε = {spoken(p['epsilon'])}, "
+            f"δ = {say('mechanism:')}, goes to ε' = {say('ln(1 + q')} and "
+            f"δ' = {say(bound_delta)}; the exact δ there is {say('/ $')} times the bound."
         )
 
     def numbers(self):

@@ -32,7 +32,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 from dplearn import accounting, privacy_loss, renyi, subsampling, training
 from dplearn.figures.accountant import SteppedControl
 from dplearn.figures.controls import DELTA, SIGMA, Control
-from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.explorers import Explorer, register, spoken
 
 __all__ = [
     "DATA_SET_SIZE",
@@ -321,6 +321,15 @@ class EpsilonAgainstEpochs(Explorer):
         self.mark.set_data([epochs], [min(max(epsilon, self.limits[0]), self.limits[1])])
         self.state = dict(rate=rate, steps=steps, epsilon=epsilon, epochs=epochs)
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"ε at δ = {spoken(p['delta'])} of a DP-SGD run against the number of epochs, by "
+            f"the PLD accountant (σ = {spoken(p['sigma'])}, batch size "
+            f"{spoken(p['batch_size'])}, sampling rate {say('sampling rate')}): "
+            f"{spoken(p['epochs'])} epochs, {say('steps')} steps, give ε = {say('PLD')}."
+        )
+
     def numbers(self):
         s = self.state
         return {
@@ -498,6 +507,17 @@ class RenyiDivergences(Explorer):
             best=float(per_order[best_index]),
         )
 
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            "Left: the Rényi divergence against its order α for one subsampled step, for "
+            f"all {say('steps $T$')} steps and for the Gaussian without subsampling; right: the "
+            f"ε at δ = {spoken(p['delta'])} each order gives. At α = {spoken(p['alpha'])}: "
+            f"{say('one step')} per step, {say(', $T$ steps')} over all steps, ε = "
+            f"{say('from this')}; the best order {say('best order')} gives "
+            f"{say('reported')}."
+        )
+
     def numbers(self):
         s = self.state
         return {
@@ -623,6 +643,15 @@ class RenyiAgainstPLD(Explorer):
         (shown,) = _on_axis(epochs, [ratio], bottom, top, self.ratio_below, self.ratio_above)
         self.ratio_mark.set_data([epochs], [shown])
         self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"ε at δ = {spoken(p['delta'])} against the number of epochs, from Rényi DP and "
+            f"from the PLD (σ = {spoken(p['sigma'])}, batch size {spoken(p['batch_size'])}): "
+            f"at {spoken(p['epochs'])} epochs, {say('steps')} steps, RDP reports "
+            f"{say('by RDP', 4)} and the PLD {say('by PLD', 4)}, {say('more by')} more."
+        )
 
     def numbers(self):
         s = self.state
@@ -803,6 +832,17 @@ class TrainingRun(Explorer):
             rdp=rdp_epsilon(private.sampling_rate, sigma, steps, self.delta),
             steps=steps,
             batch=float(np.mean(private.batch_sizes)),
+        )
+
+    def description(self):
+        say, p = self.reader(), self.params
+        return (
+            f"Left: test accuracy after each of {spoken(p['epochs'])} epochs of DP-SGD "
+            f"(σ = {spoken(p['sigma'])}, batch size {spoken(p['batch_size'])}, clip norm "
+            f"{spoken(p['clip_norm'])}) and of the same training without privacy; right: "
+            f"accuracy against the ε spent. The private model reaches {say('DP-SGD')} "
+            f"against {say('non-private')}, at ε = {say('by PLD')} by the PLD "
+            f"({say('by RDP')} by RDP)."
         )
 
     def numbers(self):

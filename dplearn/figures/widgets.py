@@ -19,9 +19,19 @@ import math
 
 import ipywidgets as widgets
 
+from dplearn import page_access
 from dplearn._environment import in_app_mode
 
-__all__ = ["explore", "format_number", "numbers_table", "Exploration", "Readout"]
+__all__ = [
+    "describe",
+    "explore",
+    "format_number",
+    "numbers_table",
+    "DescribedFigure",
+    "Exploration",
+    "FigureText",
+    "Readout",
+]
 
 #: Width a Voilà page at 1280 px gives a figure and what sits beside it (px).
 PAGE_WIDTH = 1230
@@ -169,6 +179,67 @@ def _layout(explorer, controls, entries):
     return False, best[2], best[3]
 
 
+def _description_table(explorer):
+    """The figure in words and numbers: its description, then its readout as a table."""
+    rows = "".join(
+        f"<tr><th scope='row' style='text-align:left;padding-right:1em;font-weight:normal'>"
+        f"{_escape_name(name)}</th><td style='font-family:monospace'>{format_number(value)}</td>"
+        "</tr>"
+        for name, value in explorer.numbers().items()
+    )
+    return (
+        f"<p>{html.escape(explorer.description(), quote=False)}</p>"
+        f"<table><caption style='text-align:left'>Numbers of figure {explorer.figure_id}"
+        f"</caption>{rows}</table>"
+    )
+
+
+class FigureText(widgets.VBox):
+    """The figure for readers who do not see it: a description and a table on request.
+
+    A visually hidden name and description (``name``, ``description``) that the page
+    script (``dplearn.page_access``) ties to the figure as an image's name and
+    description; and a "Table" toggle that shows, to everyone, the description and the
+    figure's numbers in a table. The description follows every move of a control; the
+    table, typeset, only while it is shown.
+    """
+
+    def __init__(self, explorer):
+        self.explorer = explorer
+        self.name = widgets.HTML(
+            html.escape(f"Figure {explorer.figure_id}: {explorer.title}", quote=False)
+        )
+        self.name.add_class("dplearn-figure-name")
+        self.name.add_class(page_access.VISUALLY_HIDDEN)
+        self.description = widgets.HTML("")
+        self.description.add_class("dplearn-figure-description")
+        self.description.add_class(page_access.VISUALLY_HIDDEN)
+        self.toggle = widgets.ToggleButton(
+            value=False,
+            description="Table",
+            tooltip="Show the figure's description and its numbers as text",
+            layout=widgets.Layout(width="8em"),
+        )
+        self.toggle.add_class("dplearn-table-toggle")
+        self.table = widgets.HTMLMath("", layout=widgets.Layout(display="none"))
+        self.table.add_class("dplearn-figure-table")
+        self.toggle.observe(lambda change: self.show(), names="value")
+        super().__init__([self.toggle, self.table, self.name, self.description])
+        self.add_class("dplearn-figure-text")
+        self.show()
+
+    def show(self):
+        """Shows the explorer's current description (and table, when it is open)."""
+        text = html.escape(self.explorer.description(), quote=False)
+        if self.description.value != text:
+            self.description.value = text
+        if self.toggle.value:
+            self.table.value = _description_table(self.explorer)
+            self.table.layout.display = None
+        elif self.table.layout.display != "none":
+            self.table.layout.display = "none"
+
+
 class Exploration(widgets.VBox):
     """Controls, a figure and its numbers; shown as a PNG where widgets cannot run."""
 
@@ -203,9 +274,12 @@ class Exploration(widgets.VBox):
         if _is_live_canvas(view):
             # The canvas never grows past the box (see FIT_STYLE).
             view.layout.max_width = "100%"
-        # Last, so that the controls and the figure stay children 0 and 1.
+        else:
+            view.add_class("dplearn-static-figure")
+        # After the figure, so that the controls and the figure stay children 0 and 1.
+        self.text = FigureText(explorer)
         self.fit_style = widgets.HTML(FIT_STYLE, layout=widgets.Layout(display="none"))
-        super().__init__([*children, self.fit_style])
+        super().__init__([*children, self.text, self.fit_style])
         self.add_class("dplearn-exploration")
         # How each control shows when it applies (buttons lay out as a flex row).
         self._displays = {name: control.layout.display for name, control in sliders.items()}
@@ -263,6 +337,7 @@ class Exploration(widgets.VBox):
         """
         self.show_applicable_controls()
         self.readout.show(self.explorer.numbers())
+        self.text.show()
         canvas = self.explorer.figure.canvas
         if self.view is canvas:
             # Draw now: with ipympl, draw_idle only asks the browser to ask the kernel
@@ -287,9 +362,85 @@ class Exploration(widgets.VBox):
         bundle["text/html"] = (
             f"{numbers_table(self.explorer.numbers())}"
             f"<img src='data:image/png;base64,{image}' "
-            f"alt='{html.escape(self.explorer.title)}'/>"
+            f"alt='{html.escape(self.explorer.description(), quote=True)}'/>"
         )
         return bundle
+
+    def _ipython_display_(self):
+        # The page script first: it names the figure and its sliders (dplearn.page_access).
+        from IPython.display import display
+
+        page_access.show_script_once()
+        display(self._repr_mimebundle_(), raw=True)
+
+
+class DescribedFigure(widgets.VBox):
+    """A figure that no slider moves, with a name and a description for screen readers.
+
+    The page script (``dplearn.page_access``) makes its canvas an image named by
+    ``title`` and described by ``text``; a static copy of the page gets a PNG with the
+    description as alt text.
+    """
+
+    def __init__(self, figure, title, text):
+        self.figure = figure
+        canvas = figure.canvas
+        if isinstance(canvas, widgets.DOMWidget):
+            view = canvas
+        else:
+            from IPython.display import display
+
+            view = widgets.Output()
+            view.add_class("dplearn-static-figure")
+            with view:
+                display(figure)
+        self.view = view
+        name = widgets.HTML(html.escape(title, quote=False))
+        description = widgets.HTML(html.escape(text, quote=False))
+        name.add_class("dplearn-figure-name")
+        description.add_class("dplearn-figure-description")
+        for hidden in (name, description):
+            hidden.add_class(page_access.VISUALLY_HIDDEN)
+        self.text = text
+        super().__init__([view, name, description])
+        # The page script treats it as it treats the figure of an Exploration.
+        self.add_class("dplearn-exploration")
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        image = base64.b64encode(buffer.getvalue()).decode("ascii")
+        bundle["image/png"] = image
+        bundle["text/html"] = (
+            f"<img src='data:image/png;base64,{image}' alt='{html.escape(self.text, quote=True)}'/>"
+        )
+        return bundle
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        page_access.show_script_once()
+        display(self._repr_mimebundle_(), raw=True)
+
+
+def describe(figure, text, title=None):
+    """A plain matplotlib figure (one a cell draws once) with its description.
+
+    Create the figure under ``plt.ioff()``, so that pyplot does not show it by itself,
+    and end the cell with ``describe(fig, "What it shows...")``.
+
+    Args:
+      figure: the matplotlib figure.
+      text: one or two sentences: what is drawn and what to notice.
+      title: what to call it; by default the title of its first axes.
+    """
+    if not text or not text.strip():
+        raise ValueError(f"text must describe the figure, got {text!r}")
+    if title is None:
+        titles = [axes.get_title() for axes in figure.axes if axes.get_title()]
+        title = f"Figure: {titles[0]}" if titles else "Figure"
+    return DescribedFigure(figure, title, text)
 
 
 def _is_live_canvas(view):
