@@ -27,6 +27,7 @@ from matplotlib.patches import Polygon
 from dplearn import accounting, auditing, calibration, composition, training
 from dplearn.figures.controls import DELTA, EPSILON, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.style import BAD_COLOR, BLUE, GUIDE_GREY, ORANGE, PURPLE
 
 __all__ = [
     "MNIST_RUN",
@@ -55,11 +56,11 @@ TRACING_SEED, TRACING_PEOPLE, TRACING_DATA_SETS = 1405, 100, 20
 ONE_RUN_SEED, ONE_RUN_CANARIES, ONE_RUN_GUESSES = 1406, 1000, 100
 
 REGION_COLOR = "0.2"
-GAUSSIAN_COLOR = "tab:blue"
-RUN_COLOR = "tab:orange"
-STRONG_COLOR = "tab:red"
-BLACK_BOX_COLOR = "tab:purple"
-CHANCE_COLOR = "0.6"
+GAUSSIAN_COLOR = BLUE
+RUN_COLOR = ORANGE
+STRONG_COLOR = BAD_COLOR
+BLACK_BOX_COLOR = PURPLE
+CHANCE_COLOR = GUIDE_GREY
 MARK_COLOR = "black"
 
 FPR_GRID = np.geomspace(1e-4, 1.0, 400)

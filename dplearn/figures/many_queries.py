@@ -22,6 +22,7 @@ from dplearn import sparse_vector as sv
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.sliders import exponent_control
+from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
 
 __all__ = [
     "ParallelComposition",
@@ -35,10 +36,10 @@ __all__ = [
 #: MANY-3's answers on D1 (section H of the lesson's specification).
 ANSWERS = (1.0, 3.0, 8.0, 2.0, 12.0)
 
-FIRST_COLOR = "tab:blue"
-SECOND_COLOR = "tab:orange"
-BOUND_COLOR = "tab:red"
-GOOD_COLOR = "tab:green"
+FIRST_COLOR = BLUE
+SECOND_COLOR = ORANGE
+BOUND_COLOR = BAD_COLOR
+GOOD_COLOR = GREEN
 PLAIN_COLOR = "0.35"
 
 
@@ -207,7 +208,7 @@ class GroupPrivacy(Explorer):
         ax = self.axes = self.figure.subplots()
         ax.set_yscale("log")
         (self.chain,) = ax.plot([], [], color=BOUND_COLOR, lw=2, marker="o", ms=4)
-        (self.loose,) = ax.plot([], [], color="tab:purple", lw=1.6, ls="--", marker="^", ms=4)
+        (self.loose,) = ax.plot([], [], color=PURPLE, lw=1.6, ls="--", marker="^", ms=4)
         (self.exact,) = ax.plot([], [], color=GOOD_COLOR, lw=2, ls=":", marker="s", ms=4)
         (self.chain_mark,) = ax.plot([], [], "o", color=BOUND_COLOR, ms=10, mec="black")
         (self.exact_mark,) = ax.plot([], [], "s", color=GOOD_COLOR, ms=10, mec="black")
@@ -232,7 +233,7 @@ class GroupPrivacy(Explorer):
                 Line2D(
                     [],
                     [],
-                    color="tab:purple",
+                    color=PURPLE,
                     lw=1.6,
                     ls="--",
                     marker="^",
@@ -355,7 +356,7 @@ class AboveThresholdLaw(Explorer):
             loc="upper left",
             fontsize=8.5,
         )
-        right.axhline(0.0, color="0.75", lw=0.8)
+        right.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         self.band = right.fill_between([-0.6, 5.6], [-1, -1], [1, 1], color=GOOD_COLOR, alpha=0.15)
         (self.upper,) = right.plot([-0.6, 5.6], [1, 1], color=GOOD_COLOR, ls="--", lw=1.2)
         (self.lower,) = right.plot([-0.6, 5.6], [-1, -1], color=GOOD_COLOR, ls="--", lw=1.2)
@@ -497,7 +498,7 @@ class BrokenVariants(Explorer):
     def _build(self):
         ax = self.axes = self.figure.subplots()
         (self.no_stop,) = ax.plot([], [], color=SECOND_COLOR, lw=2)
-        (self.released,) = ax.plot([], [], color="tab:purple", lw=2, ls="--")
+        (self.released,) = ax.plot([], [], color=PURPLE, lw=2, ls="--")
         (self.above,) = ax.plot([], [], "D", color=GOOD_COLOR, ms=6, mec="black", ls=":")
         (self.promise,) = ax.plot([0, MAX_QUERIES + 1], [1, 1], color=GOOD_COLOR, lw=1.2)
         (self.here,) = ax.plot([], [], color=PLAIN_COLOR, lw=1, ls=":")
@@ -512,9 +513,7 @@ class BrokenVariants(Explorer):
             ax,
             [
                 Line2D([], [], color=SECOND_COLOR, lw=2, label="no stop after a positive"),
-                Line2D(
-                    [], [], color="tab:purple", lw=2, ls="--", label="releases the noisy answer"
-                ),
+                Line2D([], [], color=PURPLE, lw=2, ls="--", label="releases the noisy answer"),
                 Line2D(
                     [],
                     [],

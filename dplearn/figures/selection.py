@@ -22,6 +22,7 @@ from dplearn import composition, privacy_loss, selection, zcdp
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.sliders import exponent_control
+from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 
 __all__ = [
     "SCORES",
@@ -34,16 +35,14 @@ __all__ = [
 
 #: Section G's scores: five candidates, the best 30.
 SCORES = (30.0, 28.0, 20.0, 12.0, 10.0)
-D1_COLOR = "tab:blue"
-D2_COLOR = "tab:orange"
+D1_COLOR = BLUE
+D2_COLOR = ORANGE
 LOSS_COLOR = "0.2"
-BAND_COLOR = "tab:red"
+BAND_COLOR = BAD_COLOR
 NOISE_STYLES = {
-    "laplace": dict(color="tab:purple", ls="--", marker="s", label="Laplace noise"),
-    "gumbel": dict(color="tab:blue", ls="-", marker="o", label="Gumbel = exponential mechanism"),
-    "exponential": dict(
-        color="tab:green", ls=":", marker="^", label="exponential = permute-and-flip"
-    ),
+    "laplace": dict(color=PURPLE, ls="--", marker="s", label="Laplace noise"),
+    "gumbel": dict(color=BLUE, ls="-", marker="o", label="Gumbel = exponential mechanism"),
+    "exponential": dict(color=GREEN, ls=":", marker="^", label="exponential = permute-and-flip"),
 }
 
 SELECTION_EPSILON = EPSILON.replace(minimum=0.05, maximum=10.0)
@@ -127,7 +126,7 @@ class ExponentialMechanism(Explorer):
             loc="upper right",
             fontsize=8.5,
         )
-        right.axhline(0.0, color="0.75", lw=0.8)
+        right.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.upper,) = right.plot([-0.5, 4.5], [1, 1], color=BAND_COLOR, ls="--", lw=1.2)
         (self.lower,) = right.plot([-0.5, 4.5], [-1, -1], color=BAND_COLOR, ls="--", lw=1.2)
         (self.losses,) = right.plot(positions, np.zeros(5), "o-", color=LOSS_COLOR, lw=1.0, ms=7)
@@ -241,7 +240,7 @@ class NoisyMax(Explorer):
                 mec="black",
                 mew=0.6,
             )
-        (self.here,) = ax.plot([1, 1], [0, 1.05], color="0.5", lw=0.8, ls="-.")
+        (self.here,) = ax.plot([1, 1], [0, 1.05], color=GREY, lw=0.8, ls="-.")
         ax.set_xscale("log")
         ax.set_xlim(self.grid[0], self.grid[-1])
         ax.set_ylim(0.0, 1.05)
@@ -262,7 +261,7 @@ class NoisyMax(Explorer):
                 )
                 for style in NOISE_STYLES.values()
             ]
-            + [Line2D([], [], color="0.5", ls="-.", lw=0.8, label=r"slider's $\varepsilon$")],
+            + [Line2D([], [], color=GREY, ls="-.", lw=0.8, label=r"slider's $\varepsilon$")],
         )
         self.moving(*self.curves.values(), *self.marks.values(), self.here)
 
@@ -328,16 +327,18 @@ class BoundedRange(Explorer):
         ax = self.axes = self.figure.subplots()
         positions = np.arange(len(MECHANISMS))
         self.spans = [
-            ax.plot([p, p], [0, 0], color=color, lw=6, alpha=0.35, solid_capstyle="butt")[0]
-            for p, color in zip(positions, ("tab:blue", "tab:green", "tab:purple"), strict=True)
+            # Full colour, so that the range stands out 3:1 from the white; the black
+            # points keep a white rim where they sit on it.
+            ax.plot([p, p], [0, 0], color=color, lw=6, solid_capstyle="butt")[0]
+            for p, color in zip(positions, (BLUE, GREEN, PURPLE), strict=True)
         ]
         self.points = [
-            ax.plot([p, p], [0, 0], marker=marker, ls="none", color="black", ms=8)[0]
+            ax.plot([p, p], [0, 0], marker=marker, ls="none", color="black", mec="white", ms=8)[0]
             for p, marker in zip(positions, ("o", "^", "s"), strict=True)
         ]
         (self.upper,) = ax.plot([-0.5, 2.5], [1, 1], color=BAND_COLOR, ls="--", lw=1.2)
         (self.lower,) = ax.plot([-0.5, 2.5], [-1, -1], color=BAND_COLOR, ls="--", lw=1.2)
-        ax.axhline(0.0, color="0.75", lw=0.8, zorder=1)
+        ax.axhline(0.0, color=GUIDE_GREY, lw=0.8, zorder=1)
         ax.set_xticks(positions, MECHANISMS)
         ax.set_xlim(-0.5, 2.5)
         ax.set_ylim(-1.2, 1.2)
@@ -347,7 +348,7 @@ class BoundedRange(Explorer):
             ax,
             [
                 Line2D([], [], color="black", marker="o", ls="none", label="loss of an output"),
-                Line2D([], [], color="0.6", lw=6, alpha=0.5, label="its range"),
+                Line2D([], [], color=GREY, lw=6, label="its range"),
                 Line2D([], [], color=BAND_COLOR, ls="--", label=r"$\pm\varepsilon$"),
             ],
         )
@@ -394,12 +395,12 @@ class BoundedRange(Explorer):
 
 WAYS = {
     "basic": dict(color="0.4", ls="-", marker="D", label=r"basic: $k\varepsilon$"),
-    "advanced": dict(color="tab:orange", ls="--", marker="s", label="advanced composition"),
+    "advanced": dict(color=ORANGE, ls="--", marker="s", label="advanced composition"),
     "generic": dict(
-        color="tab:purple", ls="-.", marker="v", label=r"zCDP, $\rho = \varepsilon^2/2$ each"
+        color=PURPLE, ls="-.", marker="v", label=r"zCDP, $\rho = \varepsilon^2/2$ each"
     ),
     "bounded": dict(
-        color="tab:blue", ls="-", marker="o", label=r"zCDP, bounded range, $\varepsilon^2/8$"
+        color=BLUE, ls="-", marker="o", label=r"zCDP, bounded range, $\varepsilon^2/8$"
     ),
 }
 
