@@ -26,6 +26,7 @@ from dplearn import attacks, privacy_loss
 from dplearn import randomized_response as local
 from dplearn.figures.controls import EPSILON, Control
 from dplearn.figures.explorers import Explorer, register, spoken
+from dplearn.figures.style import BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
 
 __all__ = [
     "DifferencingAttack",
@@ -57,10 +58,10 @@ CURVE_NOISE_BOUNDS = (0.5, 1.5, 3, 5, 7, 10, 15, 25, 40)
 NOISE_STEP = 0.5
 
 YES_COLOR, NO_COLOR = "tab:red", "tab:blue"
-D1_COLOR, D2_COLOR = "tab:blue", "tab:orange"
+D1_COLOR, D2_COLOR = BLUE, ORANGE
 BOUND_COLOR = "0.45"
-BAND_COLOR = "tab:green"
-LOCAL_COLOR, CENTRAL_COLOR = "tab:purple", "tab:green"
+BAND_COLOR = GREEN
+LOCAL_COLOR, CENTRAL_COLOR = PURPLE, GREEN
 
 PRIOR = Control("prior $p$", 0.01, 0.99, step=0.01, description="the attacker's prior probability")
 COUNT_EPSILON = EPSILON.replace(
@@ -142,7 +143,9 @@ class DifferencingAttack(_Figure):
         left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.5, 1]})
         self.grid = np.linspace(*self.limits, 701)
         (self.has_line,) = left.plot([], [], color=YES_COLOR, lw=2, label="if Alice has it")
-        (self.not_line,) = left.plot([], [], color=NO_COLOR, lw=2, label="if she has not")
+        # Dash-dotted, so that the two curves differ by more than colour ("dashed" is the
+        # noisy D seen, in the lesson's words).
+        (self.not_line,) = left.plot([], [], color=NO_COLOR, lw=2, ls="-.", label="if she has not")
         # Both vertical lines stop below the legend, which spans the top of the axes.
         left.plot(
             [1.0, 1.0],
@@ -307,7 +310,7 @@ class Reconstruction(_Figure):
         )
         left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label="guessing: ½")
         (self.marker,) = left.plot(
-            [], [], "o", color="tab:orange", ms=9, mec="k", label="the first of those attacks"
+            [], [], "o", color=ORANGE, ms=9, mec="k", label="the first of those attacks"
         )
         self.marker_text = left.text(0, 0, "", fontsize=9, ha="left", va="bottom")
         self.moving(self.marker, self.marker_text)
@@ -452,7 +455,7 @@ class RandomizedResponseLoss(_Figure):
         )
         # epsilon and delta(epsilon') are in the readout: moving text is the costly part.
         self.moving(*self.atoms, *self.atom_labels, self.claim_line)
-        right.axvline(0.0, color="0.75", lw=0.8, zorder=0.5)
+        right.axvline(0.0, color=GUIDE_GREY, lw=0.8, zorder=0.5)
         right.set_xlim(-5.2, 5.2)
         right.set_ylim(0, 1.35)
         right.set_xlabel(r"privacy loss $\mathcal{L}$ of the report")
@@ -537,7 +540,7 @@ class LocalNoiseCost(_Figure):
             [], [], color=LOCAL_COLOR, lw=2, label="local: randomised response"
         )
         (self.central_line,) = left.plot(
-            [], [], color=CENTRAL_COLOR, lw=2, label="central: Laplace count"
+            [], [], color=CENTRAL_COLOR, lw=2, ls="--", label="central: Laplace count"
         )
         (self.sampling_line,) = left.plot(
             [], [], color=BOUND_COLOR, lw=1.2, ls=":", label="sampling alone"
@@ -565,8 +568,8 @@ class LocalNoiseCost(_Figure):
         self.uniform_sample = rng.random(self.SURVEYS)
         self.laplace = rng.laplace(0.0, 1.0, self.SURVEYS)
         self.jitter = rng.uniform(-0.18, 0.18, self.SURVEYS)
-        (self.local_dots,) = right.plot([], [], "o", color=LOCAL_COLOR, ms=3, alpha=0.6)
-        (self.central_dots,) = right.plot([], [], "o", color=CENTRAL_COLOR, ms=3, alpha=0.6)
+        (self.local_dots,) = right.plot([], [], "o", color=LOCAL_COLOR, ms=3, alpha=0.9)
+        (self.central_dots,) = right.plot([], [], "o", color=CENTRAL_COLOR, ms=3, alpha=0.9)
         self.moving(self.local_dots, self.central_dots)
         right.axvline(0.0, color="k", lw=0.8, zorder=1.5)
         right.set_xlim(-SPREADS[0], SPREADS[0])

@@ -28,6 +28,7 @@ from matplotlib.patches import Patch, Polygon
 from dplearn import privacy_loss, subsampling
 from dplearn.figures.controls import EPSILON, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register, spoken
+from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE
 
 __all__ = ["RATE", "SubsampledGaussian", "AmplificationBound", "bound_curve"]
 
@@ -40,12 +41,11 @@ RATE = Control(
 )
 NOISE = SIGMA.replace(minimum=0.3, maximum=10.0, description="noise sigma (sensitivity 1)")
 
-WITH_COLOR = "tab:blue"
+WITH_COLOR = BLUE
 WITHOUT_COLOR = "0.35"
-REMOVE_COLOR = "tab:blue"
-ADD_COLOR = "tab:orange"
-BAD_COLOR = "tab:red"
-BOUND_COLOR = "tab:green"
+REMOVE_COLOR = BLUE
+ADD_COLOR = ORANGE
+BOUND_COLOR = GREEN
 MECHANISM_COLOR = "0.45"
 
 
@@ -109,7 +109,7 @@ class SubsampledGaussian(Explorer):
             fontsize=8.5,
         )
 
-        right.axhline(0.0, color="0.75", lw=0.8)
+        right.axhline(0.0, color=GUIDE_GREY, lw=0.8)
         (self.remove_loss,) = right.plot([], [], color=REMOVE_COLOR, lw=2)
         (self.add_loss,) = right.plot([], [], color=ADD_COLOR, lw=2)
         (self.remove_bad,) = right.plot([], [], color=BAD_COLOR, lw=3.2)

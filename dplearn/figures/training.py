@@ -33,6 +33,7 @@ from dplearn import accounting, privacy_loss, renyi, subsampling, training
 from dplearn.figures.accountant import SteppedControl
 from dplearn.figures.controls import DELTA, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register, spoken
+from dplearn.figures.style import BLUE, GUIDE_GREY, ORANGE
 
 __all__ = [
     "DATA_SET_SIZE",
@@ -59,8 +60,8 @@ SPLIT_SEED, RUN_SEED = 2026, 11
 LEARNING_RATE = 0.5
 MAX_TRAINING_EPOCHS = 40
 
-PLD_COLOR = "tab:blue"
-RDP_COLOR = "tab:orange"
+PLD_COLOR = BLUE
+RDP_COLOR = ORANGE
 GAUSSIAN_COLOR = "0.5"
 NON_PRIVATE_COLOR = "0.35"
 MARK_COLOR = "black"
@@ -589,7 +590,7 @@ class RenyiAgainstPLD(Explorer):
             fontsize=9,
         )
         right.set_xscale("log")
-        right.axhline(1.0, color="0.7", lw=0.8)
+        right.axhline(1.0, color=GUIDE_GREY, lw=0.8)
         (self.ratio,) = right.plot([], [], color="black", lw=1.8, marker="o", ms=4)
         (self.ratio_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.ratio_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
