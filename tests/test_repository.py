@@ -548,7 +548,7 @@ def test_modules_stay_short_or_say_why():
 
 FIGURES_PACKAGE = "dplearn.figures"
 #: The one function of the figures layer a notebook calls: it shows a figure.
-NOTEBOOK_FIGURE_CALLS = {"dplearn.figures.widgets.explore"}
+NOTEBOOK_FIGURE_CALLS = {"dplearn.figures.widgets.explore", "dplearn.figures.widgets.describe"}
 
 
 def code_cell_tree(source):

@@ -11,8 +11,6 @@ Taught in: 09-count-privacy-with-an-accountant.ipynb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Polygon
@@ -35,7 +33,7 @@ from dplearn.figures.composition import (
     mechanism_defaults,
     mechanism_pair,
 )
-from dplearn.figures.controls import Control
+from dplearn.figures.controls import Control, SteppedControl
 from dplearn.figures.explorers import register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.style import BAD_COLOR, GUIDE_GREY
@@ -44,7 +42,6 @@ from dplearn.figures.text import (
 )
 
 __all__ = [
-    "SteppedControl",
     "AccountantBracket",
     "TradeOffCurves",
 ]
@@ -53,72 +50,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # COMP-5: how an accountant computes it (privacy loss distributions)
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SteppedControl(Control):
-    """A slider over a few listed values, each shown as typed and used exactly as shown.
-
-    A log slider moves in steps of its exponent, so it hands the figure values such as
-    0.005012 while a reader takes them for 0.005; a grid width must divide the loss
-    +-epsilon0 of one Laplace release, and 0.005012 does not divide 0.1. This slider
-    offers only ``values`` (a ``SelectionSlider``, its readout the value itself).
-    """
-
-    values: tuple = ()
-
-    def __post_init__(self):
-        super().__post_init__()
-        values = tuple(sorted(float(v) for v in self.values))
-        if len(values) < 2 or values[0] != self.minimum or values[-1] != self.maximum:
-            raise ValueError(f"values must run from minimum to maximum, got {self.values!r}")
-        object.__setattr__(self, "values", values)
-
-    def check(self, name, value):
-        """The listed value equal to value (as a number or its text), else a ValueError."""
-        number = super().check(name, value)
-        for offered in self.values:
-            if abs(number - offered) <= 1e-12 * offered:
-                return offered
-        listed = ", ".join(f"{v:g}" for v in self.values)
-        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
-
-    def offers(self, value):
-        return any(abs(float(value) - offered) <= 1e-12 * offered for offered in self.values)
-
-    def clip(self, value):
-        """The listed value nearest to value (on a log scale)."""
-        value = min(max(float(value), self.minimum), self.maximum)
-        return min(self.values, key=lambda offered: abs(np.log(offered / value)))
-
-    def sample(self, count, rng):
-        inner = rng.choice(len(self.values), size=count - 2)
-        return [self.minimum, self.maximum, *(self.values[i] for i in inner)]
-
-    def bad_values(self):
-        # Between two listed values: a width the figure must refuse, not round.
-        return super().bad_values() + [float(np.sqrt(self.values[0] * self.values[1]))]
-
-    def label_of(self, value):
-        """The text the slider shows for a listed value."""
-        return f"{value:g}"
-
-    def slider(self, value, name=None):
-        import ipywidgets as widgets
-
-        value = self.clip(value)
-        slider = widgets.SelectionSlider(
-            options=[(self.label_of(v), v) for v in self.values],
-            value=value,
-            description=self.label,
-            continuous_update=True,
-            tooltip=self.description or name or self.label,
-            layout=widgets.Layout(width="30em"),
-            style={"description_width": "8em"},
-        )
-        # ipywidgets leaves the label empty when the value is the first option.
-        slider.label = self.label_of(value)
-        return slider
 
 
 #: Grid widths COMP-5 offers: 1-2-5 steps; those up to 0.1 divide epsilon0 = 0.1.

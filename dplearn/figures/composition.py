@@ -39,7 +39,7 @@ from dplearn.composition import first_advanced_win
 from dplearn.figures.controls import EPSILON, SIGMA, Choice, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.grids import curve_positions, probability_grid
-from dplearn.figures.legends import legend_below
+from dplearn.figures.legends import legend_below, legend_beside
 from dplearn.figures.style import AREA_COLOR, BAD_COLOR, BLUE, GREEN, GREY, ORANGE
 from dplearn.figures.text import (
     NOTE_SIZE,
@@ -190,11 +190,6 @@ def ratio_curve(epsilon, losses):
     """e^epsilon / e^L at each loss, its exponent clipped to +-50 (far off any axis)."""
     with np.errstate(over="ignore"):
         return np.exp(np.clip(epsilon - np.asarray(losses, dtype=float), -50, 50))
-
-
-def legend_beside(ax, handles):
-    """The legend to the right of the axes, its top level with theirs."""
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
 
 def loss_histogram(pair, edges):

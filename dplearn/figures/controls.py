@@ -22,6 +22,9 @@ import numpy as np
 __all__ = [
     "Control",
     "Choice",
+    "SteppedControl",
+    "ListedControl",
+    "listed",
     "EPSILON",
     "DELTA",
     "SIGMA",
@@ -273,6 +276,119 @@ def _step_through(low, value, nominal):
     if span <= 0:
         return nominal
     return span / max(1, round(span / nominal))
+
+
+@dataclass(frozen=True)
+class SteppedControl(Control):
+    """A slider over a few listed values, each shown as typed and used exactly as shown.
+
+    A log slider moves in steps of its exponent, so it hands the figure values such as
+    0.005012 while a reader takes them for 0.005; a grid width must divide the loss
+    +-epsilon0 of one Laplace release, and 0.005012 does not divide 0.1. This slider
+    offers only ``values`` (a ``SelectionSlider``, its readout the value itself).
+    """
+
+    values: tuple = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        values = tuple(sorted(float(v) for v in self.values))
+        if len(values) < 2 or values[0] != self.minimum or values[-1] != self.maximum:
+            raise ValueError(f"values must run from minimum to maximum, got {self.values!r}")
+        object.__setattr__(self, "values", values)
+
+    def check(self, name, value):
+        """The listed value equal to value (as a number or its text), else a ValueError."""
+        number = super().check(name, value)
+        for offered in self.values:
+            if abs(number - offered) <= 1e-12 * offered:
+                return offered
+        listed = ", ".join(f"{v:g}" for v in self.values)
+        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
+
+    def offers(self, value):
+        return any(abs(float(value) - offered) <= 1e-12 * offered for offered in self.values)
+
+    def clip(self, value):
+        """The listed value nearest to value (on a log scale)."""
+        value = min(max(float(value), self.minimum), self.maximum)
+        return min(self.values, key=lambda offered: abs(np.log(offered / value)))
+
+    def sample(self, count, rng):
+        inner = rng.choice(len(self.values), size=count - 2)
+        return [self.minimum, self.maximum, *(self.values[i] for i in inner)]
+
+    def bad_values(self):
+        # Between two listed values: a width the figure must refuse, not round.
+        return super().bad_values() + [float(np.sqrt(self.values[0] * self.values[1]))]
+
+    def label_of(self, value):
+        """The text the slider shows for a listed value."""
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        import ipywidgets as widgets
+
+        value = self.clip(value)
+        slider = widgets.SelectionSlider(
+            options=[(self.label_of(v), v) for v in self.values],
+            value=value,
+            description=self.label,
+            continuous_update=True,
+            tooltip=self.description or name or self.label,
+            layout=widgets.Layout(width="30em"),
+            style={"description_width": "8em"},
+        )
+        # ipywidgets leaves the label empty when the value is the first option.
+        slider.label = self.label_of(value)
+        return slider
+
+
+@dataclass(frozen=True)
+class ListedControl(SteppedControl):
+    """A slider over listed values, each a step that matters: a key press moves to the next.
+
+    The batch size doubles (16, 32, ..., 2048: halving it is one press, not 128), sigma
+    and the clipping norm take the values the lesson and its sources use (sigma = 4 and
+    1.1 exactly), delta moves by powers of ten and reads "1e-5". Whole numbers are handed
+    to the figure as whole numbers. On release when ``on_release`` says so, like
+    ``Control``'s sliders.
+    """
+
+    def check(self, name, value):
+        offered = super().check(name, value)
+        return int(offered) if self.integer else offered
+
+    def clip(self, value):
+        offered = super().clip(value)
+        return int(offered) if self.integer else offered
+
+    def label_of(self, value):
+        if self.integer:
+            return f"{int(value)}"
+        if value < 1e-3:
+            mantissa, exponent = f"{value:.0e}".split("e")
+            return f"{mantissa}e{int(exponent)}"
+        return f"{value:g}"
+
+    def slider(self, value, name=None):
+        slider = super().slider(value, name)
+        slider.continuous_update = not self.on_release
+        return slider
+
+
+def listed(control, values, **changes):
+    """control (its label, description, release) as a slider over values only."""
+    return ListedControl(
+        control.label,
+        min(values),
+        max(values),
+        integer=control.integer,
+        description=control.description,
+        on_release=control.on_release,
+        values=tuple(values),
+        **changes,
+    )
 
 
 EPSILON = Control(r"$\varepsilon$", 0.01, 20.0, log=True, description="privacy budget epsilon")

@@ -12,7 +12,7 @@ Taught in: 02-see-what-delta-means.ipynb, 04-compute-sensitivity.ipynb,
 
 from __future__ import annotations
 
-__all__ = ["legend_below"]
+__all__ = ["legend_below", "legend_beside"]
 
 
 def legend_below(figure, axes, *, handles=(), ncols=None, **options):
@@ -39,3 +39,8 @@ def legend_below(figure, axes, *, handles=(), ncols=None, **options):
     return figure.legend(
         handles, labels, loc="outside lower center", ncols=ncols or len(labels), **options
     )
+
+
+def legend_beside(ax, handles):
+    """The legend to the right of the axes, its top level with theirs."""
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)

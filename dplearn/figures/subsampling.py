@@ -28,6 +28,7 @@ from matplotlib.patches import Patch, Polygon
 from dplearn import privacy_loss, subsampling
 from dplearn.figures.controls import EPSILON, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register, spoken
+from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE
 
 __all__ = ["RATE", "SubsampledGaussian", "AmplificationBound", "bound_curve"]
@@ -47,11 +48,6 @@ REMOVE_COLOR = BLUE
 ADD_COLOR = ORANGE
 BOUND_COLOR = GREEN
 MECHANISM_COLOR = "0.45"
-
-
-def legend_beside(ax, handles):
-    """The legend to the right of the axes, its top level with theirs."""
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
 
 # ---------------------------------------------------------------------------

@@ -17,22 +17,25 @@ takes them on a grid of width h = 1e-3, still pessimistic and within half a perc
 h = 1e-4 there (the tests check). Sliders that need new accountant runs (sigma, batch
 size, delta, and SGD-4's clipping norm) update when released rather than while dragged.
 
+Why over 800 lines: the four figures of one lesson share its sliders' listed values and
+the accountant's cached curves; split SGD-4 (the real training run) into a module of its
+own when lesson 11 gains a figure.
+
 Taught in: 11-account-for-a-training-run.ipynb
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from dplearn import accounting, privacy_loss, renyi, subsampling, training
-from dplearn.figures.accountant import SteppedControl
-from dplearn.figures.controls import DELTA, SIGMA, Control
+from dplearn.figures.controls import DELTA, SIGMA, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
+from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BLUE, GUIDE_GREY, ORANGE
 
 __all__ = [
@@ -65,53 +68,6 @@ RDP_COLOR = ORANGE
 GAUSSIAN_COLOR = "0.5"
 NON_PRIVATE_COLOR = "0.35"
 MARK_COLOR = "black"
-
-
-@dataclass(frozen=True)
-class ListedControl(SteppedControl):
-    """A slider over listed values, each a step that matters: a key press moves to the next.
-
-    The batch size doubles (16, 32, ..., 2048: halving it is one press, not 128), sigma
-    and the clipping norm take the values the lesson and its sources use (sigma = 4 and
-    1.1 exactly), delta moves by powers of ten and reads "1e-5". Whole numbers are handed
-    to the figure as whole numbers. On release when ``on_release`` says so, like
-    ``Control``'s sliders.
-    """
-
-    def check(self, name, value):
-        offered = super().check(name, value)
-        return int(offered) if self.integer else offered
-
-    def clip(self, value):
-        offered = super().clip(value)
-        return int(offered) if self.integer else offered
-
-    def label_of(self, value):
-        if self.integer:
-            return f"{int(value)}"
-        if value < 1e-3:
-            mantissa, exponent = f"{value:.0e}".split("e")
-            return f"{mantissa}e{int(exponent)}"
-        return f"{value:g}"
-
-    def slider(self, value, name=None):
-        slider = super().slider(value, name)
-        slider.continuous_update = not self.on_release
-        return slider
-
-
-def listed(control, values, **changes):
-    """control (its label, description, release) as a slider over values only."""
-    return ListedControl(
-        control.label,
-        min(values),
-        max(values),
-        integer=control.integer,
-        description=control.description,
-        on_release=control.on_release,
-        values=tuple(values),
-        **changes,
-    )
 
 
 #: The noise multipliers offered: tenths up to 1.3 (the lesson's 1.1 and the TensorFlow
@@ -255,11 +211,6 @@ def rdp_curve(rate, sigma, delta):
     values = np.array([rdp_epsilon(rate, sigma, int(t), delta) for t in steps])
     values.setflags(write=False)
     return RDP_EPOCHS.astype(float), values
-
-
-def legend_beside(ax, handles):
-    """The legend to the right of the axes, its top level with theirs."""
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
 
 
 # ---------------------------------------------------------------------------
