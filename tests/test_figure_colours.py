@@ -32,9 +32,6 @@ from tests.colour_vision import (
 EXPLORERS = load_all()
 THRESHOLD = 10.0
 VISIONS = ("normal", *DEFICIENCIES)
-#: Figures in modules that other changes own at the moment (lessons 00, 10, 11): their
-#: colours move to style.py's palette when those changes are merged.
-PENDING = set()
 
 
 def seen(rgb, vision):
@@ -119,12 +116,7 @@ def test_the_palette_passes_every_check():
             )
 
 
-def _mark_pending(figure_id):
-    marks = [pytest.mark.xfail(strict=True, reason="colours in a module other changes own")]
-    return pytest.param(figure_id, marks=marks if figure_id in PENDING else [])
-
-
-@pytest.mark.parametrize("figure_id", [_mark_pending(figure_id) for figure_id in EXPLORERS])
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
 def test_lines_and_text_stand_out_from_the_background(figure_id):
     figure = EXPLORERS[figure_id]().figure
     figure.canvas.draw()
@@ -164,25 +156,14 @@ def test_series_colours_stay_apart_for_every_kind_of_colour_vision():
             for vision in VISIONS:
                 gap = difference(first, second, vision)
                 pair = (gap, figure_id, vision, first_label, second_label)
-                if figure_id not in PENDING:
-                    smallest = min(smallest or pair, pair)
+                smallest = min(smallest or pair, pair)
                 if gap < THRESHOLD:
                     failures.append(pair)
     print(f"smallest series colour difference (ΔE00): {smallest}")
-    assert {failure[1] for failure in failures} <= PENDING, failures
+    assert not failures, failures
 
 
-#: Figures in intro.py (lesson 00, changed elsewhere at the moment) whose two series
-#: still differ by colour alone.
-STYLE_PENDING = set()
-
-
-def _style_pending(figure_id):
-    marks = [pytest.mark.xfail(strict=True, reason="intro.py is changed elsewhere")]
-    return pytest.param(figure_id, marks=marks if figure_id in STYLE_PENDING else [])
-
-
-@pytest.mark.parametrize("figure_id", [_style_pending(figure_id) for figure_id in EXPLORERS])
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
 def test_series_differ_by_more_than_colour(figure_id):
     """Two labelled lines of one axes never share line style, marker and width."""
     figure = EXPLORERS[figure_id]().figure
