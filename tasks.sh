@@ -102,8 +102,8 @@ case "$command" in
     # The accessibility audit (tests/test_accessibility.py) needs axe-core; without npm it is skipped.
     ensure_axe || true
     unset MPLBACKEND
-    # One worker per core (TEST_WORKERS to change); the browser and hub tests share one
-    # worker (their xdist group), so that two browsers never compete for the cores.
+    # One worker per core (TEST_WORKERS to change); the browser and hub tests run in two
+    # xdist groups (tests/conftest.py), each on one worker with one Chromium.
     # The 15 slowest tests are listed at the end, so that growth is seen.
     exec "$VENV/bin/python" -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup \
       --durations=15 "$@"

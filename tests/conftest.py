@@ -1,10 +1,10 @@
 """What every test module shares: mpmath's precision restored after each test, and, for
 the browser tests, one Chromium and one Voilà server per test process.
 
-The browser tests (marked e2e) all run in one xdist group, so one worker opens one
-Chromium and one Voilà server for the whole notebooks folder (as `tasks.sh present`
-serves it) and every lesson's page comes from it: a lesson runs once per visit, and no
-test pays for starting a server of its own.
+The browser tests (marked e2e) run in two xdist groups, each on one worker: a worker
+opens one Chromium and, when its tests ask, one Voilà server for the whole notebooks
+folder (as `tasks.sh present` serves it) and one JupyterLab server; a lesson runs once
+per visit, and no test pays for starting a server of its own.
 """
 
 import os
@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("dplearn", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("dplearn")
 
-#: The browser tests and the hub's test share one xdist worker: two Chromiums and two
-#: servers at once would compete for the cores of a 2-core machine.
-BROWSER_GROUP = "browser"
+#: The browser tests run in two xdist groups, each on one worker with its own Chromium:
+#: the lessons' Voilà visits, and the rest (JupyterLab, the hub, the readouts' key presses),
+#: so that on two cores neither group waits for the other (about five minutes each).
+VOILA_GROUP, OTHER_GROUP = "browser-voila", "browser-lab-hub"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -30,7 +31,11 @@ def pytest_collection_modifyitems(items):
     # Before xdist reads the groups (its own hook of the same name).
     for item in items:
         if item.get_closest_marker("e2e"):
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+            other = "lab_site" in getattr(item, "fixturenames", ()) or item.module.__name__ in (
+                "tests.test_hub",
+                "tests.test_browser_readout",
+            )
+            item.add_marker(pytest.mark.xdist_group(OTHER_GROUP if other else VOILA_GROUP))
 
 
 @pytest.fixture(autouse=True)
