@@ -70,9 +70,22 @@ __all__ = [
 #: The broken variants of ``counterexample`` and ``worst_loss``.
 VARIANTS = ("no answer noise", "no stop", "released answer")
 
-#: Noisy thresholds farther than this many threshold scales from T have probability
-#: below e^-60 / 2 = 4.4e-27 together: the integrals stop there.
+#: Noisy thresholds farther than this many threshold scales beyond every kink (T and the
+#: answers) add less than e^-60 / 2 = 4.4e-27 of any outcome's mass: the integrals stop
+#: there. An outcome that needs the threshold far from T (stopping at query 39 when the
+#: answers before it reach 80 threshold scales up) has its mass out there, so the range
+#: follows the answers, not T alone.
 _REACH = 60.0
+#: Answers farther than this many threshold scales from T count as there: an outcome that
+#: needs the noisy threshold beyond it has probability below e^-10000.
+_FAR = 1e4
+
+
+def _range(kinks):
+    """The interval of u to integrate over: every kink, and _REACH beyond the outermost."""
+    return min(-_REACH, kinks[0] - _REACH), max(_REACH, kinks[-1] + _REACH)
+
+
 _LOG_HALF = math.log(0.5)
 
 
@@ -215,8 +228,8 @@ def _above_threshold_logs(answers, threshold, epsilon, sensitivity):
         outcomes = np.concatenate([stops, before[..., -1:]], axis=-1)
         return _log_standard_density(u) + outcomes
 
-    kinks = _kinks(answers, threshold, threshold_scale, -_REACH, _REACH)
-    return _integrate_logs(log_integrand, size + 1, -_REACH, _REACH, kinks)
+    kinks = _kinks(answers, threshold, threshold_scale, -_FAR, _FAR)
+    return _integrate_logs(log_integrand, size + 1, *_range(kinks), kinks)
 
 
 def above_threshold_log_probabilities(answers, threshold, epsilon, sensitivity=1.0):
@@ -348,8 +361,8 @@ def _no_stop_logs(answers, outcomes, threshold, epsilon, sensitivity):
         above = _log_above(gaps, answer_scale)
         return _log_standard_density(u) + (np.where(outcomes, above, below) * weights).sum(axis=-1)
 
-    kinks = _kinks(answers, threshold, threshold_scale, -_REACH, _REACH)
-    return _integrate_logs(log_integrand, len(outcomes), -_REACH, _REACH, kinks)
+    kinks = _kinks(answers, threshold, threshold_scale, -_FAR, _FAR)
+    return _integrate_logs(log_integrand, len(outcomes), *_range(kinks), kinks)
 
 
 def no_stop_log_probability(answers, outcome, threshold, epsilon, sensitivity=1.0):

@@ -716,6 +716,17 @@ def _shown_texts(exercise):
     return [text for text in texts if text]
 
 
+def assert_no_code_shown(exercise):
+    """In Voilà nobody can run code: an exercise's hints and solution speak in words and
+    formulas (a code span only for what its answer box reads)."""
+    for text in _shown_texts(exercise):
+        for span in _CODE_SPAN.findall(text):
+            assert _box_syntax(span, exercise), f"{exercise.id} shows code: `{span}`"
+        words = _CODE_SPAN.sub(" ", _MATH.sub(" ", text))
+        found = _CODE_WORD.findall(words)
+        assert not found, f"{exercise.id} shows code words {found} in: {text[:120]!r}"
+
+
 def _box_syntax(span, exercise):
     """True when a `code span` is something the answer box itself reads."""
     if span in _expressions.FUNCTIONS or span in _expressions.CONSTANTS:

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from dplearn import exercises
-from tests.test_exercises import _CODE_SPAN, _CODE_WORD, _MATH, _box_syntax, _shown_texts
+from tests.test_exercises import assert_no_code_shown
 
 ALL = exercises.load_all()
 IDS = [key for key in ALL if ALL[key].lesson == 12]
@@ -75,10 +75,4 @@ def test_every_exercise_is_covered_by_a_typed_answer():
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_no_code_in_what_the_app_shows(exercise_id):
     """In Voilà nobody can run code: hints and solutions speak in words and formulas."""
-    exercise = ALL[exercise_id]
-    for text in _shown_texts(exercise):
-        for span in _CODE_SPAN.findall(text):
-            assert _box_syntax(span, exercise), f"{exercise_id} shows code: `{span}`"
-        words = _CODE_SPAN.sub(" ", _MATH.sub(" ", text))
-        found = _CODE_WORD.findall(words)
-        assert not found, f"{exercise_id} shows code words {found} in: {text[:120]!r}"
+    assert_no_code_shown(ALL[exercise_id])
