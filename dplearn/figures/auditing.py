@@ -27,6 +27,7 @@ from matplotlib.patches import Polygon
 from dplearn import accounting, auditing, calibration, composition, training
 from dplearn.figures.controls import DELTA, EPSILON, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GUIDE_GREY, ORANGE, PURPLE
 
 __all__ = [
@@ -75,8 +76,8 @@ FALSE_POSITIVE_RATE = Control(
 )
 
 
-def _legend_beside(ax, handles):
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5)
+#: The lesson's legends: beside the axes, a little smaller than the others.
+_legend_beside = functools.partial(legend_beside, fontsize=8.5)
 
 
 def _roc_axes(ax, title):

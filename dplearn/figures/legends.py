@@ -41,6 +41,7 @@ def legend_below(figure, axes, *, handles=(), ncols=None, **options):
     )
 
 
-def legend_beside(ax, handles):
-    """The legend to the right of the axes, its top level with theirs."""
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
+def legend_beside(ax, handles, **options):
+    """The legend to the right of the axes, its top level with theirs (options: ax.legend's)."""
+    placed = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "fontsize": 9}
+    ax.legend(handles=handles, **{**placed, **options})

@@ -21,6 +21,7 @@ from dplearn import calibration, composition
 from dplearn import sparse_vector as sv
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.legends import legend_beside
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
 
@@ -41,11 +42,6 @@ SECOND_COLOR = ORANGE
 BOUND_COLOR = BAD_COLOR
 GOOD_COLOR = GREEN
 PLAIN_COLOR = "0.35"
-
-
-def _legend_beside(ax, handles, **kwargs):
-    """The legend to the right of the axes, its top level with theirs."""
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, **kwargs)
 
 
 def _scientific(value):
@@ -106,7 +102,7 @@ class ParallelComposition(Explorer):
         ax.set_xlabel("number of counts $k$")
         ax.set_ylabel("error of each count (standard deviation)")
         ax.set_title(r"MANY-1 · the noise each count needs for $\varepsilon$ in all")
-        _legend_beside(
+        legend_beside(
             ax,
             [
                 Line2D(
@@ -219,7 +215,7 @@ class GroupPrivacy(Explorer):
         ax.set_xlabel("group size $g$")
         ax.set_ylabel(r"$\delta$ for the group, at $g\varepsilon$")
         ax.set_title(r"MANY-2 · a group of $g$: $(g\varepsilon,\ \delta_g)$")
-        _legend_beside(
+        legend_beside(
             ax,
             [
                 Line2D(
@@ -370,7 +366,7 @@ class AboveThresholdLaw(Explorer):
         right.set_xlabel("outcome")
         right.set_ylabel(r"privacy loss $\ln(P_1/P_2)$")
         right.set_title(r"each outcome's loss, within $\pm\varepsilon$")
-        _legend_beside(
+        legend_beside(
             right,
             [
                 Line2D(
@@ -509,7 +505,7 @@ class BrokenVariants(Explorer):
         ax.set_xlabel("number of queries $m$")
         ax.set_ylabel(r"worst loss / claimed $\varepsilon$")
         ax.set_title("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
-        _legend_beside(
+        legend_beside(
             ax,
             [
                 Line2D([], [], color=SECOND_COLOR, lw=2, label="no stop after a positive"),
@@ -636,7 +632,7 @@ class SparseSavings(Explorer):
         ax.set_xlabel("positives $c$ (queries above the threshold)")
         ax.set_ylabel("Laplace scale")
         ax.set_title(r"MANY-5 · noise on each answer, $\varepsilon$ in all")
-        _legend_beside(
+        legend_beside(
             ax,
             [
                 Line2D(

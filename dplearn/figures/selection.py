@@ -21,6 +21,7 @@ from matplotlib.patches import Patch
 from dplearn import composition, privacy_loss, selection, zcdp
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
+from dplearn.figures.legends import legend_beside
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 
@@ -65,8 +66,8 @@ def _percent(value):
     return f"{value:.4f}"
 
 
-def _legend_beside(ax, handles):
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8.5)
+#: The lesson's legends: beside the axes, a little smaller and farther out than the others.
+_legend_beside = functools.partial(legend_beside, bbox_to_anchor=(1.02, 1.0), fontsize=8.5)
 
 
 # ---------------------------------------------------------------------------
