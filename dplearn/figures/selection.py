@@ -70,6 +70,18 @@ def _percent(value):
 _legend_beside = functools.partial(legend_beside, bbox_to_anchor=(1.02, 1.0), fontsize=8.5)
 
 
+def _curves_and_marks(ax, styles):
+    """A curve and a mark (the slider's setting) for each series of styles, drawn empty."""
+    curves, marks = {}, {}
+    for name, style in styles.items():
+        (curves[name],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
+        (marks[name],) = ax.plot(
+            [], [], color=style["color"], marker=style["marker"], ls="none", ms=8, mec="black",
+            mew=0.6,
+        )  # fmt: skip
+    return curves, marks
+
+
 # ---------------------------------------------------------------------------
 # SEL-1: the exponential mechanism on two neighbours, and each candidate's loss
 # ---------------------------------------------------------------------------
@@ -228,19 +240,7 @@ class NoisyMax(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        self.curves, self.marks = {}, {}
-        for noise, style in NOISE_STYLES.items():
-            (self.curves[noise],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
-            (self.marks[noise],) = ax.plot(
-                [],
-                [],
-                color=style["color"],
-                marker=style["marker"],
-                ls="none",
-                ms=8,
-                mec="black",
-                mew=0.6,
-            )
+        self.curves, self.marks = _curves_and_marks(ax, NOISE_STYLES)
         (self.here,) = ax.plot([1, 1], [0, 1.05], color=GREY, lw=0.8, ls="-.")
         ax.set_xscale("log")
         ax.set_xlim(self.grid[0], self.grid[-1])
@@ -442,19 +442,7 @@ class ManySelections(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        self.curves, self.marks = {}, {}
-        for way, style in WAYS.items():
-            (self.curves[way],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
-            (self.marks[way],) = ax.plot(
-                [],
-                [],
-                color=style["color"],
-                marker=style["marker"],
-                ls="none",
-                ms=8,
-                mec="black",
-                mew=0.6,
-            )
+        self.curves, self.marks = _curves_and_marks(ax, WAYS)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(1, 1000)
