@@ -727,36 +727,87 @@ LAB_CURRENT = """
 LAB_PANEL = "#jp-main-dock-panel .jp-NotebookPanel:not(.lm-mod-hidden)"
 
 
+# Where each link of the open notebook's text leads, as JupyterLab will open it on a
+# click: JupyterLab resolves a relative link against the notebook's folder into the
+# file's address (.../files/<path>), and a click opens <path>.
+LAB_LINKS = f"""
+() => Array.from(document.querySelectorAll('{LAB_PANEL} .jp-RenderedMarkdown a'), a => {{
+  const path = new URL(a.href).pathname;
+  const at = path.indexOf('/files/');
+  return [a.innerText.trim(), at < 0 ? null : decodeURIComponent(path.slice(at + 7))];
+}})
+"""
+
+
 @pytest.mark.skipif(not INDEX.is_file(), reason="no contents page yet")
 def test_every_navigation_link_in_jupyterlab_opens_its_notebook(browser, lab_site):
-    """Each link of the contents and of every lesson's bar opens the notebook it names."""
+    """Each link of the contents and of every lesson's bar opens the notebook it names.
+
+    Every link is read where JupyterLab keeps the path a click opens; the walk then
+    clicks its way through the course, from the contents to the first lesson and by each
+    lesson's "next" to the last, and back by a "previous" and a "Contents" link, so
+    that each kind of link is followed as a learner follows it.
+    """
     wrong = []
     page = browser.new_page()
     try:
         page.goto(lab_site.address("navigation"), timeout=90_000)
         page.wait_for_function("() => window.jupyterapp", timeout=90_000)
 
-        def follow(source, text, target):
-            page.evaluate(LAB_OPEN, f"notebooks/{source}")
-            page.wait_for_function(f"() => ({LAB_CURRENT})() === 'notebooks/{source}'")
+        def showing(name):
+            try:
+                page.wait_for_function(
+                    f"() => ({LAB_CURRENT})() === 'notebooks/{name}'", timeout=30_000
+                )
+            except Exception:
+                return False
+            # The notebook's text is rendered (its links are there to read).
+            page.wait_for_selector(
+                f"{LAB_PANEL} .jp-RenderedMarkdown a", state="attached", timeout=30_000
+            )
+            return True
+
+        def links_lead(source, expected):
+            """expected: {link text: file name}; each such link must open that file."""
+            # JupyterLab resolves the links a moment after it shows the text; a link
+            # "names" a notebook when its text holds the notebook's title (the bar adds
+            # arrows).
+            deadline = time.monotonic() + 30
+            while True:
+                links = page.evaluate(LAB_LINKS)
+                found = {
+                    text: next((path for shown, path in links if text in shown), None)
+                    for text in expected
+                }
+                if all(found.values()) or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(50)
+            for text, target in expected.items():
+                if found[text] != f"notebooks/{target}":
+                    wrong.append(f"{source}: {text!r} leads to {found[text]}")
+
+        def click(source, text, target):
             link = page.locator(f"{LAB_PANEL} .jp-RenderedMarkdown a", has_text=text).first
             link.scroll_into_view_if_needed()
             link.click()
-            try:
-                page.wait_for_function(
-                    f"() => ({LAB_CURRENT})() === 'notebooks/{target}'", timeout=30_000
-                )
-            except Exception:
-                wrong.append(f"{source}: {text!r} opened {page.evaluate(LAB_CURRENT)}")
+            if not showing(target):
+                wrong.append(f"{source}: clicking {text!r} opened {page.evaluate(LAB_CURRENT)}")
 
-        for path in NOTEBOOKS:
-            follow(INDEX.name, navigation_title(path), path.name)
+        def title(name):
+            return "Contents" if name == INDEX.name else navigation_title(NOTEBOOK_DIR / name)
+
+        page.evaluate(LAB_OPEN, f"notebooks/{INDEX.name}")
+        assert showing(INDEX.name), page.evaluate(LAB_CURRENT)
+        links_lead(INDEX.name, {title(path.name): path.name for path in NOTEBOOKS})
+        click(INDEX.name, title(NOTEBOOKS[0].name), NOTEBOOKS[0].name)
         for index, path in enumerate(NOTEBOOKS):
-            for target in expected_bar(index):
-                text = (
-                    "Contents" if target == INDEX.name else navigation_title(NOTEBOOK_DIR / target)
-                )
-                follow(path.name, text, target)
+            bar = expected_bar(index)
+            links_lead(path.name, {title(target): target for target in bar})
+            if index + 1 < len(NOTEBOOKS):
+                click(path.name, title(bar[-1]), bar[-1])
+        last, before = NOTEBOOKS[-1].name, NOTEBOOKS[-2].name
+        click(last, title(before), before)
+        click(before, "Contents", INDEX.name)
     finally:
         page.close()
     assert not wrong, wrong
