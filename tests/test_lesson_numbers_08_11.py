@@ -6,8 +6,7 @@ made one) holds the printed output of the lessons' code cells, what every figure
 theirs reads out and says at its defaults and at both ends of each control, the
 calculators' readouts and the exercises' reference answers. A change to how privacy loss
 distributions are built or composed must leave every printed digit as it was, and every
-unrounded number within a relative ``TOLERANCE`` of the recorded one (the FFT's round-off
-aside, the arithmetic is the same).
+unrounded number within a relative ``TOLERANCE`` of the recorded one.
 """
 
 import json
@@ -19,18 +18,22 @@ from dplearn.figures.widgets import format_number
 from tests import lesson_numbers_08_11 as lessons
 
 #: How far an unrounded number may move: far below any digit a lesson prints (4 to 10
-#: significant digits), far above the FFT's round-off (about 1e-16 of the largest mass).
-TOLERANCE = 1e-9
+#: significant digits). The arithmetic is the same, but a pessimistic PLD puts its bound on
+#: the FFT's round-off (points x round-off, ~1e-11 for lesson 11's runs) on +inf, and a
+#: transform of another (equally valid) length rounds off differently: that moves a DP-SGD
+#: run's epsilon by up to 7e-8 of itself (measured over SGD-1's sliders, delta = 1e-10
+#: included).
+TOLERANCE = 1e-7
 
 RECORD = json.loads(lessons.RECORD.read_text(encoding="utf-8"))
 
 
-def _close(new, old):
+def _close(new, old, tolerance=TOLERANCE):
     if isinstance(old, str) or isinstance(new, str):
         return new == old
     if isinstance(old, list):
         return len(new) == len(old) and all(_close(a, b) for a, b in zip(new, old, strict=True))
-    return math.isclose(new, old, rel_tol=TOLERANCE, abs_tol=1e-300)
+    return math.isclose(new, old, rel_tol=tolerance, abs_tol=1e-300)
 
 
 def _printed(value):
@@ -68,7 +71,8 @@ def test_figures_read_out_and_say_the_same(now):
             assert numbers.keys() == old_numbers.keys(), where
             for name, old in old_numbers.items():
                 assert _printed(numbers[name]) == _printed(old), (where, name)
-                assert _close(numbers[name], old), (where, name, numbers[name], old)
+                close = _close(numbers[name], old)
+                assert close, (where, name, numbers[name], old)
 
 
 def test_calculators_read_out_the_same(now):
