@@ -11,7 +11,11 @@ ratio matters), and the run is its T-fold composition. Two accountants:
   Honkela 2020; the pessimistic grid PLD is the "connect the dots" one of Doroshenko,
   Ghazi, Kamath, Kumar & Manurangsi 2022). The result is pessimistic: never below the
   exact epsilon. ``dp_sgd_bracket`` also gives a lower bound, so the exact epsilon lies
-  inside a known bracket.
+  inside a known bracket. The grid PLDs are ``composition.PrivacyLossDistribution``s
+  and are composed by its code, as lesson 09's are: one step's loss is a
+  ``composition.LossLaw`` (``_StepLoss``) that ``composition.pld``'s connect-the-dots
+  grid reads; only the window of the T-fold law (Chernoff bounds) and the two grids of
+  the lower bound are this module's own.
 - ``method="rdp"``: T times the Rényi DP of one step at a list of orders (Mironov, Talwar &
   Zhang 2019), converted to (epsilon, delta) by Balle et al. 2020 (``dplearn.renyi``).
 

@@ -6,7 +6,9 @@ Mohammadi ("Tight on budget?", 2018), Koskela, Jalko & Honkela ("Computing tight
 differential privacy guarantees using FFT", 2020) and Google's dp_accounting; optionally
 the tighter pessimistic PLD of Doroshenko, Ghazi, Kamath, Kumar & Manurangsi ("Connect the
 dots", 2022). ``pld_bracket`` gives both roundings of k releases: the exact delta lies
-between (``PLDBracket``). The laws it discretises are ``law.LossLaw``s.
+between (``PLDBracket``). The laws it discretises are ``law.LossLaw``s. The same code
+composes the DP-SGD runs of ``dplearn.accounting`` (``_composed_window``): every transform
+of a PLD in the package is taken by ``_transform`` and ``_inverse`` here.
 
 Taught in: 09-count-privacy-with-an-accountant.ipynb
 """
