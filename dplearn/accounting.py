@@ -53,7 +53,12 @@ from scipy import special
 from dplearn import _validation as check
 from dplearn import privacy_loss, renyi, subsampling
 from dplearn.composition.law import LossLaw
-from dplearn.composition.pld import PrivacyLossDistribution, _connect_the_dots, _round_off
+from dplearn.composition.pld import (
+    PrivacyLossDistribution,
+    _connect_the_dots,
+    _forget_spectra,
+    _round_off,
+)
 
 __all__ = ["PLDEpsilonBracket", "dp_sgd_epsilon", "dp_sgd_bracket", "DEFAULT_GRID_WIDTH"]
 
@@ -562,4 +567,5 @@ def _clear_caches():
     _direction_range.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()
+    _forget_spectra()
     _RESULTS.clear()

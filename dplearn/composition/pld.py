@@ -15,6 +15,7 @@ Taught in: 09-count-privacy-with-an-accountant.ipynb
 
 from __future__ import annotations
 
+import collections
 import math
 import threading
 
@@ -179,14 +180,18 @@ class PrivacyLossDistribution:
         return np.roll(composed, -start)[:size]
 
     def _spectrum(self, length):
-        """The transform of this PLD at a length, kept (the last few lengths asked for)."""
+        """The transform of this PLD at a length, kept on it (the last ``_SPECTRA_KEPT``
+        transforms taken are kept, over all PLDs: each may be tens of megabytes)."""
         spectra = self._spectra
         if length not in spectra:
             spectrum = _transform(self.masses, length)
             spectrum.flags.writeable = False
             spectra[length] = spectrum
-            while len(spectra) > _SPECTRA_KEPT:
-                del spectra[next(iter(spectra))]
+            with _SPECTRA_LOCK:
+                _SPECTRA_ORDER.append((spectra, length))
+                while len(_SPECTRA_ORDER) > _SPECTRA_KEPT:
+                    oldest, oldest_length = _SPECTRA_ORDER.popleft()
+                    oldest.pop(oldest_length, None)
         return spectra[length]
 
     def _truncated(self, lowest_index, masses, infinity_mass, scratch=False):
@@ -281,8 +286,18 @@ def _fft_length(size, few=False):
 #: the round-off bound, about n eps log2(n) times the largest mass, would otherwise rival
 #: the bracket's width on fine grids. Shorter transforms stay in double (3x faster).
 _EXTENDED_FROM = 2**18
-#: How many transforms of one PLD (at different lengths) are kept on it.
-_SPECTRA_KEPT = 4
+#: How many transforms of PLDs are kept (on their PLDs), the latest taken.
+_SPECTRA_KEPT = 32
+_SPECTRA_ORDER = collections.deque()
+_SPECTRA_LOCK = threading.Lock()
+
+
+def _forget_spectra():
+    """Drop every kept transform (for cold benchmarks)."""
+    with _SPECTRA_LOCK:
+        while _SPECTRA_ORDER:
+            spectra, length = _SPECTRA_ORDER.popleft()
+            spectra.pop(length, None)
 
 
 def _transform_dtype(length):
