@@ -198,3 +198,28 @@ def test_mean_preserving_rounding_keeps_the_mean_loss(rate, sigma):
         assert mean <= exact + 1e-15
         # Within the margin on the up-probabilities (1e-7 h) and the cells rounded down.
         assert exact - mean <= 1e-3 * (exact - rounded_down) + 1e-7 * grid_width
+
+
+def test_one_engine_transforms_every_pld():
+    # Lesson 09's PLDs and lesson 11's DP-SGD runs are composed by the same code: the
+    # package takes Fourier transforms in two places only, composition.pld's _transform
+    # and _inverse (DCTs of the exact Laplace law's interpolation are no composition).
+    import ast
+    import pathlib
+
+    package = pathlib.Path(accounting.__file__).parent
+    transforms = {"fft", "ifft", "rfft", "irfft", "rfftn", "irfftn", "fftn", "ifftn", "hfft"}
+    found = set()
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in transforms
+                ):
+                    found.add((path.relative_to(package).as_posix(), function.name))
+    assert found == {("composition/pld.py", "_transform"), ("composition/pld.py", "_inverse")}
