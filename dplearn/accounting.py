@@ -11,7 +11,11 @@ ratio matters), and the run is its T-fold composition. Two accountants:
   Honkela 2020; the pessimistic grid PLD is the "connect the dots" one of Doroshenko,
   Ghazi, Kamath, Kumar & Manurangsi 2022). The result is pessimistic: never below the
   exact epsilon. ``dp_sgd_bracket`` also gives a lower bound, so the exact epsilon lies
-  inside a known bracket.
+  inside a known bracket. The grid PLDs are ``composition.PrivacyLossDistribution``s
+  and are composed by its code, as lesson 09's are: one step's loss is a
+  ``composition.LossLaw`` (``_StepLoss``) that ``composition.pld``'s connect-the-dots
+  grid reads; only the window of the T-fold law (Chernoff bounds) and the two grids of
+  the lower bound are this module's own.
 - ``method="rdp"``: T times the Rényi DP of one step at a list of orders (Mironov, Talwar &
   Zhang 2019), converted to (epsilon, delta) by Balle et al. 2020 (``dplearn.renyi``).
 
@@ -47,7 +51,14 @@ import numpy as np
 from scipy import special
 
 from dplearn import _validation as check
-from dplearn import composition, privacy_loss, renyi, subsampling
+from dplearn import privacy_loss, renyi, subsampling
+from dplearn.composition.law import LossLaw
+from dplearn.composition.pld import (
+    PrivacyLossDistribution,
+    _connect_the_dots,
+    _forget_spectra,
+    _round_off,
+)
 
 __all__ = ["PLDEpsilonBracket", "dp_sgd_epsilon", "dp_sgd_bracket", "DEFAULT_GRID_WIDTH"]
 
@@ -163,10 +174,31 @@ class _OneStep(NamedTuple):
     """One direction's one-step PLDs on the grid L_i = (lowest + i) h."""
 
     lowest: int
-    pessimistic: np.ndarray  # connect-the-dots masses
-    pessimistic_infinity: float
+    pessimistic: PrivacyLossDistribution  # connect the dots (``composition.pld``'s own)
     optimistic: np.ndarray  # rounded-down masses (a sub-probability)
     balanced: np.ndarray  # rounded to either end of its cell, keeping each cell's mean
+
+
+class _StepLoss(LossLaw):
+    """The privacy loss of one direction of one step, as ``composition.pld`` reads a law:
+    no atoms, the loss range of ``_loss_range`` and delta in closed form (what its
+    connect-the-dots grid needs; the rounded-down and mean-keeping grids of the lower
+    bound are built here, from the Gaussian's cells in z).
+    """
+
+    tails_cut = True
+
+    def __init__(self, direction, loss_range):
+        self.direction = direction
+        self.max_loss = direction.max_loss
+        self.loss_atoms = (np.empty(0), np.empty(0))
+        self._range = loss_range
+
+    def continuous_range(self, tail_mass):
+        return self._range
+
+    def hockey(self, x):
+        return self.direction._hockey(np.asarray(x, dtype=float))
 
 
 def _standard_outputs(direction, losses):
@@ -252,22 +284,14 @@ def _grid_extent(rate, sigma, grid_width, side):
 @functools.lru_cache(maxsize=64)
 def _one_step(rate, sigma, grid_width, side):
     """The one-step PLDs of one direction ("remove" or "add"), cached per (q, sigma, h)."""
-    direction, _ = _direction_range(rate, sigma, side)
+    direction, loss_range = _direction_range(rate, sigma, side)
     pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
     lowest, highest = _grid_extent(rate, sigma, grid_width, side)
     index = np.arange(lowest, highest + 1)
     losses = index * grid_width
-    # Connect the dots: the grid PLD whose delta is the exact one at every grid loss.
-    exact = direction._hockey(losses)
-    exact = np.minimum.accumulate(exact)
-    steps_between = np.diff(exact)
-    growth = math.expm1(grid_width)
-    pessimistic = np.empty(losses.size)
-    pessimistic[1:-1] = (steps_between[1:] - math.exp(grid_width) * steps_between[:-1]) / growth
-    pessimistic[-1] = -math.exp(grid_width) * steps_between[-1] / growth
-    pessimistic = np.maximum(pessimistic, 0.0)
-    infinity = float(exact[-1])
-    pessimistic[0] = max(1.0 - infinity - pessimistic[1:].sum(), 0.0)
+    # Connect the dots: the grid PLD whose delta is the exact one at every grid loss, on
+    # the same grid (from floor(low / h) to ceil(high / h)).
+    pessimistic = _connect_the_dots(_StepLoss(direction, loss_range), grid_width, _TAIL_MASS)
     # Rounded down: the mass of [L_i, L_(i+1)) to L_i, all above the top to the top;
     # below the bottom (the add side's unbounded tail) dropped.
     z = _standard_outputs(direction, losses)
@@ -282,7 +306,7 @@ def _one_step(rate, sigma, grid_width, side):
         z = np.concatenate([z, [-np.inf]])
         cells = _normal_cell(z[1:], z[:-1], 0.0)
     balanced = _balanced(direction, losses, z, cells, grid_width)
-    return _OneStep(lowest, pessimistic, infinity, cells, balanced)
+    return _OneStep(lowest, pessimistic, cells, balanced)
 
 
 #: Gauss-Legendre nodes and weights on [0, 1] for each cell's mean loss.
@@ -360,13 +384,10 @@ _TILTS = np.geomspace(1e-2, 1e3, 30)
 
 
 class _Row(NamedTuple):
-    """A one-step PLD ready to compose: finite masses on (lowest + i) h, +inf mass, and
-    ln E[e^(t L)], ln E[e^(-t L)] of the finite part at ``_TILTS``."""
+    """A one-step PLD ready to compose, and ln E[e^(t L)], ln E[e^(-t L)] of its finite
+    part at ``_TILTS``."""
 
-    lowest: int
-    masses: np.ndarray
-    infinity: float
-    grid_width: float
+    distribution: PrivacyLossDistribution
     log_mgf_up: np.ndarray
     log_mgf_down: np.ndarray
 
@@ -388,23 +409,22 @@ def _log_mgf(losses, masses, sign):
 def _row(rate, sigma, grid_width, side, pessimistic):
     """One direction's one-step PLD (pessimistic: connect the dots; else rounded down)."""
     step = _one_step(rate, sigma, grid_width, side)
-    masses = {True: step.pessimistic, False: step.optimistic, "balanced": step.balanced}[
-        pessimistic
-    ]
-    infinity = step.pessimistic_infinity if pessimistic is True else 0.0
-    keep = np.flatnonzero(masses > 0)
-    first, last = (int(keep[0]), int(keep[-1])) if keep.size else (0, 0)
-    masses = np.ascontiguousarray(masses[first : last + 1])
-    lowest = step.lowest + first
-    losses = (lowest + np.arange(masses.size)) * grid_width
-    return _Row(
-        lowest,
-        masses,
-        infinity,
-        grid_width,
-        _log_mgf(losses, masses, 1.0),
-        _log_mgf(losses, masses, -1.0),
-    )
+    if pessimistic is True:
+        distribution = step.pessimistic
+    else:
+        masses = step.optimistic if pessimistic is False else step.balanced
+        keep = np.flatnonzero(masses > 0)
+        first, last = (int(keep[0]), int(keep[-1])) if keep.size else (0, 0)
+        distribution = PrivacyLossDistribution(
+            grid_width,
+            step.lowest + first,
+            np.ascontiguousarray(masses[first : last + 1]),
+            0.0,
+            False,
+            _TAIL_MASS,
+        )
+    losses, masses = distribution.losses, distribution.masses
+    return _Row(distribution, _log_mgf(losses, masses, 1.0), _log_mgf(losses, masses, -1.0))
 
 
 def _window(row, steps, tail):
@@ -413,38 +433,11 @@ def _window(row, steps, tail):
     log_tail = math.log(tail)
     high = float(np.min((steps * row.log_mgf_up - log_tail) / _TILTS))
     low = float(np.max(-(steps * row.log_mgf_down - log_tail) / _TILTS))
-    h = row.grid_width
-    low_index = max(int(math.floor(low / h)), steps * row.lowest)
-    high_index = min(int(math.ceil(high / h)), steps * (row.lowest + row.masses.size - 1))
+    one = row.distribution
+    h = one.grid_width
+    low_index = max(int(math.floor(low / h)), steps * one.lowest_index)
+    high_index = min(int(math.ceil(high / h)), steps * (one.lowest_index + one.masses.size - 1))
     return low_index, max(high_index, low_index)
-
-
-def _fft_length(size):
-    """A fast transform length >= size: 2^a or 3 2^a."""
-    candidates = [factor * 2 ** max(math.ceil(math.log2(size / factor)), 0) for factor in (1, 3)]
-    return min(length for length in candidates if length >= size)
-
-
-@functools.lru_cache(maxsize=32)
-def _spectrum(row_key, length):
-    """The transform of a one-step PLD at a length (kept: a slider on steps asks again)."""
-    row = _row(*row_key)
-    spectrum = np.fft.rfft(row.masses, length)
-    spectrum.flags.writeable = False
-    return spectrum
-
-
-def _power(values, k):
-    """values ** k by repeated squaring (a fresh array; faster than a complex pow)."""
-    result = None
-    power = values.copy()
-    while True:
-        if k & 1:
-            result = power.copy() if result is None else np.multiply(result, power, out=result)
-        k >>= 1
-        if not k:
-            return result
-        np.multiply(power, power, out=power)
 
 
 def _compose(row_key, steps, nonnegative_only=False):
@@ -455,31 +448,27 @@ def _compose(row_key, steps, nonnegative_only=False):
     cyclic, so that mass wraps around into the window. Pessimistic: mass from above the
     window lands lower and lowers delta by at most its size, which goes to +inf; mass from
     below only raises delta. Optimistic: mass from below raises delta by at most its size,
-    so the target delta is raised by it. FFT round-off is bounded as in dplearn.composition.
+    so the target delta is raised by it. The composition is ``composition.pld``'s (one
+    transform of the one-step PLD, kept on it for the next number of steps), and so is
+    the bound on its round-off.
     """
-    row = _row(*row_key)
-    pessimistic = row_key[-1] is True
+    one = _row(*row_key).distribution
+    pessimistic = one.pessimistic
     if steps == 1:
-        low, size, composed = row.lowest, row.masses.size, row.masses.copy()
-        length, infinity = size, row.infinity
+        low, size, composed = one.lowest_index, one.masses.size, one.masses.copy()
+        infinity = one.infinity_mass
     else:
-        low, high = _window(row, steps, _WINDOW_TAIL)
+        low, high = _window(_row(*row_key), steps, _WINDOW_TAIL)
         size = high - low + 1
         if size > _MAX_POINTS:
             raise ValueError(
                 f"steps must be fewer at this grid_width: {size} grid points after composing"
             )
-        length = max(_fft_length(size), _fft_length(row.masses.size))
-        composed = np.fft.irfft(_power(_spectrum(row_key, length), steps), length)
-        # Index j of the composed law sits at position (j - T lowest) mod length.
-        start = (low - steps * row.lowest) % length
-        composed = np.roll(composed, -start)[:size]
-        infinity = -math.expm1(steps * math.log1p(-row.infinity)) if row.infinity < 1 else 1.0
-    largest = float(composed.max(initial=0.0))
-    noise = max(
-        4.0 * float(-composed.min(initial=0.0)),
-        2.0 * np.finfo(float).eps * math.log2(max(length, 2)) * largest,
-    )
+        composed = one._composed_window(steps, low, size)
+        infinity = (
+            -math.expm1(steps * math.log1p(-one.infinity_mass)) if one.infinity_mass < 1 else 1.0
+        )
+    noise = _round_off(composed)
     wrapped = _WINDOW_TAIL if steps > 1 else 0.0
     if pessimistic:
         np.maximum(composed, 0.0, out=composed)
@@ -494,8 +483,8 @@ def _compose(row_key, steps, nonnegative_only=False):
         # left out of the distribution that answers (half the work of its solver).
         composed = composed[-low:] if -low < size else composed[-1:] * 0.0
         low = max(low, 0)
-    distribution = composition.PrivacyLossDistribution(
-        row.grid_width, low, composed, infinity, pessimistic, _TAIL_MASS
+    distribution = PrivacyLossDistribution(
+        one.grid_width, low, composed, infinity, pessimistic, _TAIL_MASS
     )
     return distribution, slack
 
@@ -573,9 +562,10 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
 
 
 def _clear_caches():
-    """Forget every cached one-step PLD, transform and result (for cold benchmarks)."""
+    """Forget every cached one-step PLD, its transforms and every result (for cold
+    benchmarks)."""
     _direction_range.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()
-    _spectrum.cache_clear()
+    _forget_spectra()
     _RESULTS.clear()

@@ -2,6 +2,7 @@
 accountants as oracles, and the numbers lesson 11 quotes (docs/figures.md, SGD-1, SGD-3)."""
 
 import logging
+import sys
 import warnings
 
 import numpy as np
@@ -134,17 +135,31 @@ def test_bad_input_is_named():
         accounting.dp_sgd_epsilon(**good, grid_width=0.0)
 
 
-def test_a_slider_move_on_steps_reuses_the_one_step_pld():
+def test_a_slider_move_on_steps_reuses_the_one_step_pld(monkeypatch):
     # What makes a move of SGD's steps slider fast (timed by `bash tasks.sh bench`, not
     # here: a busy machine would fail a clock): the one-step PLDs and their transforms
-    # are built once, and moving the number of steps builds none again.
+    # are built once, and moving the number of steps builds none again (only the inverse
+    # transform of each new run is taken).
+    engine = sys.modules["dplearn.composition.pld"]
     accounting.dp_sgd_bracket(RATE, 1.1, 14063, 1e-5)
     cached = (accounting._direction_range, accounting._one_step, accounting._row)
-    cached += (accounting._spectrum,)
     built = [function.cache_info().misses for function in cached]
+    transforms = []
+    transform = engine._transform
+    monkeypatch.setattr(
+        engine,
+        "_transform",
+        lambda *args, **kwargs: transforms.append(1) or transform(*args, **kwargs),
+    )
+    inverses = []
+    inverse = engine._inverse
+    monkeypatch.setattr(
+        engine, "_inverse", lambda *args, **kwargs: inverses.append(1) or inverse(*args, **kwargs)
+    )
     for steps in range(14000, 14010):
         accounting.dp_sgd_bracket(RATE, 1.1, steps, 1e-5)
     assert [function.cache_info().misses for function in cached] == built
+    assert not transforms and inverses
 
 
 def test_no_warnings_and_finite_at_extremes():
@@ -183,3 +198,28 @@ def test_mean_preserving_rounding_keeps_the_mean_loss(rate, sigma):
         assert mean <= exact + 1e-15
         # Within the margin on the up-probabilities (1e-7 h) and the cells rounded down.
         assert exact - mean <= 1e-3 * (exact - rounded_down) + 1e-7 * grid_width
+
+
+def test_one_engine_transforms_every_pld():
+    # Lesson 09's PLDs and lesson 11's DP-SGD runs are composed by the same code: the
+    # package takes Fourier transforms in two places only, composition.pld's _transform
+    # and _inverse (DCTs of the exact Laplace law's interpolation are no composition).
+    import ast
+    import pathlib
+
+    package = pathlib.Path(accounting.__file__).parent
+    transforms = {"fft", "ifft", "rfft", "irfft", "rfftn", "irfftn", "fftn", "ifftn", "hfft"}
+    found = set()
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in transforms
+                ):
+                    found.add((path.relative_to(package).as_posix(), function.name))
+    assert found == {("composition/pld.py", "_transform"), ("composition/pld.py", "_inverse")}

@@ -6,13 +6,16 @@ Mohammadi ("Tight on budget?", 2018), Koskela, Jalko & Honkela ("Computing tight
 differential privacy guarantees using FFT", 2020) and Google's dp_accounting; optionally
 the tighter pessimistic PLD of Doroshenko, Ghazi, Kamath, Kumar & Manurangsi ("Connect the
 dots", 2022). ``pld_bracket`` gives both roundings of k releases: the exact delta lies
-between (``PLDBracket``). The laws it discretises are ``law.LossLaw``s.
+between (``PLDBracket``). The laws it discretises are ``law.LossLaw``s. The same code
+composes the DP-SGD runs of ``dplearn.accounting`` (``_composed_window``): every transform
+of a PLD in the package is taken by ``_transform`` and ``_inverse`` here.
 
 Taught in: 09-count-privacy-with-an-accountant.ipynb
 """
 
 from __future__ import annotations
 
+import collections
 import math
 import threading
 
@@ -41,7 +44,7 @@ PLD_MAX_POINTS = 2**23
 class PrivacyLossDistribution:
     """The privacy loss under A(D1) discretised on the grid i * grid_width, plus +inf.
 
-    Built by ``pld``; ``compose`` and ``self_compose`` convolve by FFT (scipy.fft). With
+    Built by ``pld``; ``compose`` and ``self_compose`` convolve by FFT (numpy.fft). With
     ``pessimistic`` rounding every loss goes up to the next grid point (and mass cut from
     the top of a tail goes to +inf), so delta is never below the exact one; optimistic
     rounding goes down (mass cut from the bottom is dropped), so delta is never above it.
@@ -68,6 +71,7 @@ class PrivacyLossDistribution:
         self.pessimistic = bool(pessimistic)
         self.tail_mass = float(tail_mass)
         self._lattice_cache = None
+        self._spectra = {}
 
     @property
     def _lattice(self):
@@ -123,15 +127,12 @@ class PrivacyLossDistribution:
         size = self.masses.size + other.masses.size - 1
         _check_size(size)
         length = _fft_length(size)
-        dtype = _transform_dtype(length)
-        product = fft.rfft(self.masses.astype(dtype), length) * fft.rfft(
-            other.masses.astype(dtype), length
-        )
-        masses = fft.irfft(product, length)[:size]
+        product = _transform(self.masses, length) * _transform(other.masses, length)
+        masses = _inverse(product, length)
         infinity = (
             self.infinity_mass + other.infinity_mass - self.infinity_mass * other.infinity_mass
         )
-        return self._truncated(self.lowest_index + other.lowest_index, masses, infinity)
+        return self._truncated(self.lowest_index + other.lowest_index, masses[:size], infinity)
 
     def self_compose(self, k):
         """The PLD of k runs: one transform, a k-th power, one inverse transform.
@@ -153,11 +154,45 @@ class PrivacyLossDistribution:
                 if not k:
                     return result
                 power = power.compose(power)
-        length = _fft_length(size)
-        spectrum = fft.rfft(self.masses.astype(_transform_dtype(length)), length)
-        masses = fft.irfft(_integer_power(spectrum, k), length)[:size]
+        masses = self._composed_window(k, k * self.lowest_index, size, keep=False)
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
+
+    def _composed_window(self, k, first, size, keep=True):
+        """The masses of the k-fold composition at grid indices first .. first + size - 1.
+
+        One transform (kept on this PLD when ``keep``: a slider that changes k asks for it
+        again), its k-th power, one inverse transform, of a length of at least ``size`` and
+        of one PLD's support. The transform is cyclic: where the window is narrower than
+        the k-fold support (k (N - 1) + 1 points), the mass outside it wraps around into
+        it, which the caller must account for; a window that holds the whole support
+        receives none.
+        """
+        # A kept transform is taken at one of few lengths, so that it serves the
+        # neighbouring k too (a slider moving k takes no new transform).
+        length = max(_fft_length(size, few=keep), _fft_length(self.masses.size, few=keep))
+        spectrum = self._spectrum(length) if keep else _transform(self.masses, length)
+        composed = _inverse(_integer_power(spectrum.copy() if keep else spectrum, k), length)
+        # Index j of the composed law sits at position (j - k lowest_index) mod length.
+        start = (first - k * self.lowest_index) % length
+        if start + size <= length:
+            return composed[start : start + size]
+        return np.roll(composed, -start)[:size]
+
+    def _spectrum(self, length):
+        """The transform of this PLD at a length, kept on it (the last ``_SPECTRA_KEPT``
+        transforms taken are kept, over all PLDs: each may be tens of megabytes)."""
+        spectra = self._spectra
+        if length not in spectra:
+            spectrum = _transform(self.masses, length)
+            spectrum.flags.writeable = False
+            spectra[length] = spectrum
+            with _SPECTRA_LOCK:
+                _SPECTRA_ORDER.append((spectra, length))
+                while len(_SPECTRA_ORDER) > _SPECTRA_KEPT:
+                    oldest, oldest_length = _SPECTRA_ORDER.popleft()
+                    oldest.pop(oldest_length, None)
+        return spectra[length]
 
     def _truncated(self, lowest_index, masses, infinity_mass, scratch=False):
         """Bound the FFT round-off and cut tails of at most tail_mass, on the safe side.
@@ -170,13 +205,7 @@ class PrivacyLossDistribution:
         place; with ``scratch`` (a work array) the kept part is copied out.
         """
         size = masses.size
-        largest = float(masses.max(initial=0.0))
-        noise = max(
-            4.0 * float(-masses.min(initial=0.0)),
-            # The round-off of a transform of length n is about eps log2(n) times the
-            # largest entry (measured: at most that much against exact convolutions).
-            2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(size, 2)) * largest,
-        )
+        noise = _round_off(masses)
         # The transform's output is the caller's own array: changed in place below.
         masses = masses.astype(float, copy=False)
         if self.pessimistic:
@@ -241,13 +270,15 @@ def _cut(masses, limit):
 _ONE_SHOT_POINTS = 2**21
 
 
-def _fft_length(size):
+def _fft_length(size, few=False):
     """A fast transform length >= size: 2^a, 3 2^a or 5 2^a if one is no longer than
-    scipy's next_fast_len (these measured fastest), else next_fast_len."""
-    fast = fft.next_fast_len(size, real=True)
+    scipy's next_fast_len (these measured fastest), else next_fast_len; with ``few``, the
+    first of 2^a, 3 2^a and 5 2^a always (a few lengths serve every size)."""
     candidates = [factor * 2 ** max(math.ceil(math.log2(size / factor)), 0) for factor in (1, 3, 5)]
-    candidates = [length for length in candidates if length >= size]
-    best = min(candidates)
+    best = min(length for length in candidates if length >= size)
+    if few:
+        return best
+    fast = fft.next_fast_len(size, real=True)
     return best if best <= fast * 1.02 else fast
 
 
@@ -255,10 +286,54 @@ def _fft_length(size):
 #: the round-off bound, about n eps log2(n) times the largest mass, would otherwise rival
 #: the bracket's width on fine grids. Shorter transforms stay in double (3x faster).
 _EXTENDED_FROM = 2**18
+#: How many transforms of PLDs are kept (on their PLDs), the latest taken.
+_SPECTRA_KEPT = 32
+_SPECTRA_ORDER = collections.deque()
+_SPECTRA_LOCK = threading.Lock()
+
+
+def _forget_spectra():
+    """Drop every kept transform (for cold benchmarks)."""
+    with _SPECTRA_LOCK:
+        while _SPECTRA_ORDER:
+            spectra, length = _SPECTRA_ORDER.popleft()
+            spectra.pop(length, None)
 
 
 def _transform_dtype(length):
     return np.longdouble if length >= _EXTENDED_FROM else np.float64
+
+
+# The one place where privacy loss distributions are transformed: every composition of
+# this package (``compose``, ``self_compose``, the brackets of ``pld_bracket`` and the
+# DP-SGD runs of ``dplearn.accounting``) goes through ``_transform`` and ``_inverse``.
+# numpy's pocketfft runs single-threaded and writes into a given ``out`` array.
+
+
+def _transform(masses, length, out=None):
+    """The real FFT of masses (rows on the last axis), zero-padded to ``length``, in the
+    precision that length needs (``_transform_dtype``)."""
+    return np.fft.rfft(masses.astype(_transform_dtype(length), copy=False), length, out=out)
+
+
+def _inverse(spectrum, length=None, out=None):
+    """The inverse of ``_transform`` (a real array of ``length`` on the last axis)."""
+    return np.fft.irfft(spectrum, length, out=out)
+
+
+def _round_off(masses):
+    """A bound on the round-off of each mass a transform of this many masses returned.
+
+    The larger of four times the most negative value (where the truth is ~0, what is seen
+    is round-off) and 2 eps log2(n) times the largest mass (the round-off of a transform
+    of length n is about eps log2(n) times the largest entry: measured, at most that much
+    against exact convolutions).
+    """
+    largest = float(masses.max(initial=0.0))
+    return max(
+        4.0 * float(-masses.min(initial=0.0)),
+        2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(masses.size, 2)) * largest,
+    )
 
 
 def _integer_power(values, k, out=None):
@@ -585,11 +660,10 @@ def _self_compose_both(optimistic, pessimistic, k):
     for row, distribution in zip(rows, (optimistic, pessimistic), strict=True):
         start = distribution.lowest_index - lowest
         row[start : start + distribution.masses.size] = distribution.masses
-    # numpy's pocketfft (single-threaded, as scipy.fft with workers=1) writes into the
-    # given arrays: no fresh pages to fault in on every call.
-    np.fft.rfft(rows, axis=-1, out=power)
+    # The transforms write into the given arrays: no fresh pages to fault in on every call.
+    _transform(rows, length, out=power)
     _integer_power(power, k, out=spectrum)
-    np.fft.irfft(spectrum, length, axis=-1, out=output)
+    _inverse(spectrum, length, out=output)
     return tuple(
         distribution._truncated(
             k * lowest,

@@ -25,7 +25,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Polygon
 
 from dplearn import accounting, auditing, calibration, composition, training
-from dplearn.figures.controls import DELTA, EPSILON, Control
+from dplearn.figures.controls import DELTA, EPSILON, Control, listed
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GUIDE_GREY, ORANGE, PURPLE
@@ -134,7 +134,8 @@ class AttackerPlane(Explorer):
     title = "What (epsilon, delta) lets a membership attacker do"
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
-        "delta": DELTA.replace(minimum=1e-10, maximum=1e-2),
+        # By powers of ten, reading "1e-5" (a free slider's "1.000e-10" overflows its box).
+        "delta": listed(DELTA, tuple(10.0**exponent for exponent in range(-10, -1))),
         "false_positive_rate": FALSE_POSITIVE_RATE,
     }
     defaults = {"epsilon": 2.38, "delta": TARGET_DELTA, "false_positive_rate": 0.01}
