@@ -264,7 +264,7 @@ class Learner:
             await asyncio.sleep(0.1)
         raise AssertionError(f"{self.name}: lesson not live within {timeout_s} s: {state}")
 
-    def console_tail(self, count=40):
+    def console_tail(self, count=200):
         """The page's last console messages, for a failure's message."""
         lines = "\n  ".join(self.console[-count:])
         return f"the page's console (last {count}):\n  {lines}"

@@ -28,6 +28,9 @@ LESSON_IDS = (
 )
 REGISTERED = load_all()
 DPI = 150
+#: One export for the whole module: under pytest-xdist its tests stay on one worker, which
+#: runs the export once (each worker would otherwise run it for its share of the tests).
+pytestmark = pytest.mark.xdist_group("figures-export")
 
 
 @pytest.fixture(scope="module")

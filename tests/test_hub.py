@@ -109,10 +109,11 @@ def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_pat
     print(
         f"\nhub: lesson live in {', '.join(f'{s:.1f} s' for s in opened)}; slider moves {moves} ms"
     )
-    assert problems == [[], []], (
-        problems,
-        [learner.console_tail() for learner in learners],
-        hub_log_tail(hub),
+    # A string, so that pytest prints all of it (a tuple's text would be cut short).
+    assert problems == [[], []], "\n".join(
+        [f"problems: {problems}"]
+        + [f"{learner.name}: {learner.console_tail()}" for learner in learners]
+        + ["the hub's log (last lines):", hub_log_tail(hub)]
     )
     assert all(len(times) == 3 and all(t >= 0 for t in times) for times in moves), moves
     assert sorted(servers) == ["ada", "grace"], sorted(servers)
