@@ -243,18 +243,27 @@ def time_to_live(browser, url, expected=None, timeout_s=90):
         page.close()
 
 
-def figures_on(browser, url):
-    """How many canvases a lesson shows once settled (a first, uncounted visit)."""
+def figures_on(browser, url, timeout_s=120):
+    """How many canvases a lesson shows once settled (a first, uncounted visit).
+
+    Settled: at least one canvas, every canvas painted, and the count unchanged for 2 s
+    (a page shows its first canvas a moment after it loads; under load, seconds after).
+    """
     page = browser.new_page()
     try:
-        page.goto(url, wait_until="load", timeout=120_000)
+        page.goto(url, wait_until="load", timeout=timeout_s * 1000)
+        deadline = time.monotonic() + timeout_s
         last, stable_since = None, time.monotonic()
-        while time.monotonic() - stable_since < 2.0:
+        while time.monotonic() < deadline:
             painted = page.evaluate(CANVASES)
-            if painted != last or not all(painted):
+            if painted != last or not painted or not all(painted):
                 last, stable_since = painted, time.monotonic()
+            elif time.monotonic() - stable_since >= 2.0:
+                break
             page.wait_for_timeout(100)
-        return len(last)
+        else:
+            print(f"  {url}: figures not settled within {timeout_s} s: painted {last}")
+        return len(last or [])
     finally:
         page.close()
 
@@ -394,7 +403,7 @@ def main(rounds=ROUNDS):
         f"key press -> new image, first slider of each lesson's first figure, median of "
         f"{PRESSES} presses (goal <= {GOAL_MS:g} ms): "
         + ", ".join(
-            f"{path.name[:2]} {statistics.median(latency[path.name]):.0f} ms" for path in lessons
+            f"{name[:2]} {statistics.median(times):.0f} ms" for name, times in latency.items()
         )
     )
     if memory:
