@@ -49,8 +49,8 @@ def laplace_delta_by_integration(epsilon, scale, sensitivity=1.0):
     return mpmath.quad(gap, [-mpmath.inf, 0, (shift - epsilon * b) / 2, shift, mpmath.inf])
 
 
-@mpmath.workdps(60)
 def discrete_laplace_pmf(k, scale):
+    # At its callers' digits: inside mpmath.nsum they are more than 60.
     q = mpmath.exp(-1 / mpmath.mpf(scale))
     return (1 - q) / (1 + q) * q ** abs(k)
 
