@@ -18,7 +18,11 @@ from hypothesis import HealthCheck, settings
 # health check of slow generation) would fail a correct test when the cores are shared.
 # Speed is measured by `bash tasks.sh bench`, not by the tests. And every run tries the
 # same examples (derandomize), so that a run on CI fails only where the code changed; a
-# counterexample found while writing a test is kept as an @example.
+# counterexample found while writing a test is kept as an @example. Same examples for the
+# same modules loaded, that is: Hypothesis also draws numbers written in the project's
+# modules that are imported at the time (1e300 from test_training.py, say), so a
+# different set of test files, -k or xdist worker can try inputs a run alone never does.
+# A failure seen only in some order is therefore worth an @example, not a retry.
 settings.register_profile(
     "dplearn", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
