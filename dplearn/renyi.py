@@ -67,7 +67,9 @@ def rdp(pair, alpha):
     """
     alpha = _orders("alpha", alpha)
     if isinstance(pair, privacy_loss.GaussianNoise):
-        return check.scalar_or_array(alpha * pair.ratio**2 / 2.0)
+        # Beyond the largest double (alpha = 1e300 at sigma = 1e-5) D_alpha rounds to inf.
+        with np.errstate(over="ignore"):
+            return check.scalar_or_array(alpha * pair.ratio**2 / 2.0)
     if isinstance(pair, privacy_loss.LaplaceNoise):
         return check.scalar_or_array(_laplace_rdp(alpha, pair.max_loss))
     if isinstance(pair, subsampling.PoissonSubsampled | subsampling.SubsampledRemove) and (
@@ -124,19 +126,36 @@ def _check_subsampled_orders(alpha, ratio, rate):
 
 def _laplace_rdp(alpha, epsilon0):
     """Mironov's closed form, through expm1 (its two terms cancel to first order in
-    epsilon0), and by its series alpha e^2 / 2 - alpha e^3 / 6 where alpha e < 1e-5."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        first = np.log(alpha / (2.0 * alpha - 1.0)) + (alpha - 1.0) * epsilon0
-        second = np.log((alpha - 1.0) / (2.0 * alpha - 1.0)) - alpha * epsilon0
-        large = np.logaddexp(first, second) / (alpha - 1.0)
-        excess = (
-            alpha * np.expm1((alpha - 1.0) * epsilon0) + (alpha - 1.0) * np.expm1(-alpha * epsilon0)
-        ) / (2.0 * alpha - 1.0)
-        moderate = np.log1p(excess) / (alpha - 1.0)
-        series = alpha * epsilon0**2 / 2.0 - alpha * epsilon0**3 / 6.0
-        result = np.where(
-            alpha * epsilon0 < 1e-5, series, np.where(alpha * epsilon0 < 1.0, moderate, large)
-        )
+    epsilon0), and by its series alpha e^2 / 2 - alpha e^3 / 6 where alpha e < 1e-5.
+
+    Where alpha e >= 1 it is written as epsilon0 + ln(w1 + w2 e^(-(2 alpha - 1) epsilon0)) /
+    (alpha - 1), w1 = alpha / (2 alpha - 1) and w2 = (alpha - 1) / (2 alpha - 1), which
+    never exceeds epsilon0: multiplied out, (alpha - 1) epsilon0 would overflow at
+    epsilon0 = 1e300, and 2 alpha - 1 at alpha = 1e308, though D_alpha is finite there.
+    """
+    # Each branch sees only the orders where it is used (a harmless stand-in elsewhere).
+    # The bounds are written as epsilon0 < c / alpha, since alpha epsilon0 may overflow.
+    use_series = epsilon0 < 1e-5 / alpha
+    use_moderate = ~use_series & (epsilon0 < 1.0 / alpha)
+    small = np.where(use_series, epsilon0, 0.0)
+    series = alpha * small**2 / 2.0 - alpha * small**3 / 6.0
+    order = np.where(use_moderate, alpha, 2.0)
+    moderate_epsilon = np.where(use_moderate, epsilon0, 0.25)
+    excess = (
+        order * np.expm1((order - 1.0) * moderate_epsilon)
+        + (order - 1.0) * np.expm1(-order * moderate_epsilon)
+    ) / (2.0 * order - 1.0)
+    moderate = np.log1p(excess) / (order - 1.0)
+    # ln w1 = -ln(1 + (alpha - 1) / alpha): no 2 alpha - 1 to overflow, and every digit
+    # kept near alpha = 1, where alpha - 1 is exact.
+    log_keep = -np.log1p((alpha - 1.0) / alpha)
+    log_flip = np.log(alpha - 1.0) - np.log(alpha) + log_keep
+    with np.errstate(over="ignore"):
+        # An exponent beyond the largest double is inf, and its term e^-inf = 0, exactly
+        # as wanted: the term is below e^-745 long before.
+        decay = (2.0 - 1.0 / alpha) * alpha * epsilon0
+    large = epsilon0 + np.logaddexp(log_keep, log_flip - decay) / (alpha - 1.0)
+    result = np.where(use_series, series, np.where(use_moderate, moderate, large))
     return np.maximum(result, 0.0)
 
 
@@ -146,7 +165,13 @@ def _subsampled_gaussian_rdp(rate, ratio, alpha):
     if rate == 1.0:
         return alpha * ratio**2 / 2.0
     if alpha == math.floor(alpha):
-        return _log_moment_integer(rate, ratio, int(alpha)) / (alpha - 1.0)
+        log_moment = _log_moment_integer(rate, ratio, int(alpha))
+        if log_moment == math.inf:
+            # The moment's largest exponent, (alpha**2 - alpha) r**2 / 2, passed the largest
+            # double: then D_alpha is the Gaussian's alpha r**2 / 2 (at least 1e304, while
+            # the weights' logarithms change it by less than 1e7), or inf beyond it.
+            return alpha * ratio**2 / 2.0
+        return log_moment / (alpha - 1.0)
     return _log_moment_by_quadrature(rate, ratio, alpha) / (alpha - 1.0)
 
 
@@ -161,7 +186,9 @@ def _log_moment_integer(rate, ratio, alpha):
     log_binomial = (
         special.gammaln(alpha + 1.0) - special.gammaln(k + 1.0) - special.gammaln(alpha - k + 1.0)
     )
-    exponent = (k * k - k) * ratio**2 / 2.0
+    with np.errstate(over="ignore"):
+        # inf at a huge ratio and order: the moment is then inf too (see the caller).
+        exponent = (k * k - k) * ratio**2 / 2.0
     with np.errstate(divide="ignore"):
         log_keep = math.log1p(-rate) if rate < 1.0 else -math.inf
         log_weights = log_binomial + np.where(alpha - k > 0, (alpha - k) * log_keep, 0.0)
@@ -191,8 +218,10 @@ def _log_moment_by_quadrature(rate, ratio, alpha):
     width = (high - low) / panels
     nodes = (low + width * (np.arange(panels)[:, None] + _PANEL_NODES[None, :])).ravel()
     weights = np.tile(_PANEL_WEIGHTS * width, panels)
-    ell = (2.0 * nodes - 1.0) / (2.0 * s * s)
-    log_normal = -nodes * nodes / (2.0 * s * s) - math.log(s) - 0.5 * math.log(2.0 * math.pi)
+    # Through nodes / s, since s * s overflows at sigma = 1e156 (a valid, if odd, sigma).
+    standard = nodes / s
+    ell = (standard - 0.5 / s) / s
+    log_normal = -standard * standard / 2.0 - math.log(s) - 0.5 * math.log(2.0 * math.pi)
     with np.errstate(over="ignore", under="ignore"):
         loss = np.logaddexp(math.log1p(-rate), math.log(rate) + ell)
         log_values = alpha * loss + log_normal

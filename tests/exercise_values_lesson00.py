@@ -2,7 +2,8 @@
 
 import mpmath
 
-mpmath.mp.dps = 40
+# Evaluated at the 40 digits tests/conftest.py gives every test (never set here: an
+# import would change them for the tests that run after it).
 
 
 def _two_releases():

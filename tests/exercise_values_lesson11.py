@@ -5,7 +5,8 @@ import math
 
 import mpmath
 
-mpmath.mp.dps = 40
+# Evaluated at the 40 digits tests/conftest.py gives every test (never set here: an
+# import would change them for the tests that run after it).
 
 
 def _conversion(rho, alpha, delta):

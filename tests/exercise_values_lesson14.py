@@ -3,7 +3,8 @@ Clopper-Pearson and one-run bounds from exact binomial sums solved by bisection.
 
 import mpmath
 
-mpmath.mp.dps = 40
+# Evaluated at the 40 digits tests/conftest.py gives every test (never set here: an
+# import would change them for the tests that run after it).
 
 
 def _cap(epsilon, delta, alpha):

@@ -7,8 +7,6 @@ has set: a sum that cancels to exactly 0 at 60 digits leaves 1e-137 at 30.
 
 import mpmath
 
-mpmath.mp.dps = 60
-
 
 @mpmath.workdps(60)
 def gaussian_delta(epsilon, sigma, sensitivity=1.0):
@@ -52,6 +50,7 @@ def laplace_delta_by_integration(epsilon, scale, sensitivity=1.0):
 
 
 def discrete_laplace_pmf(k, scale):
+    # At its callers' digits: inside mpmath.nsum they are more than 60.
     q = mpmath.exp(-1 / mpmath.mpf(scale))
     return (1 - q) / (1 + q) * q ** abs(k)
 
@@ -111,6 +110,7 @@ def discrete_laplace_delta(epsilon, scale, sensitivity):
     return total
 
 
+@mpmath.workdps(60)
 def ulps_from(value, exact):
     """How many units in the last place the double value lies from the exact number.
 

@@ -23,7 +23,7 @@ from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 from dplearn.figures.text import value_text  # noqa: E402
 
-mpmath.mp.dps = 40
+MPMATH_DIGITS = 40  # each test's mpmath precision (tests/conftest.py)
 EXPLORERS = load_all()
 DELTA = r"$\delta(\varepsilon)$"
 EXCEEDS = r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$"

@@ -16,7 +16,7 @@ from dplearn import sensitivity as s  # noqa: E402
 from dplearn.figures import gaussian as gf  # noqa: E402
 from dplearn.figures import mechanisms as mf  # noqa: E402
 
-mpmath.mp.dps = 50
+MPMATH_DIGITS = 50  # each test's mpmath precision (tests/conftest.py)
 
 
 def exact_gaussian_delta(sigma, epsilon, sensitivity=1.0):

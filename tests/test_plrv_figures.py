@@ -22,7 +22,7 @@ from dplearn.figures import delta as delta_figures  # noqa: E402
 from dplearn.figures import plrv  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 
-mpmath.mp.dps = 50
+MPMATH_DIGITS = 50  # each test's mpmath precision (tests/conftest.py)
 EXPLORERS = load_all()
 LN3 = math.log(3.0)
 EXCEEDS = r"$\Pr[\mathcal{L} > \varepsilon]$"

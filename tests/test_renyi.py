@@ -143,3 +143,69 @@ def test_monotone_in_alpha_and_no_warnings():
             values = renyi.rdp(pair, np.array([1.1, 1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]))
             assert np.all(np.isfinite(values))
             assert np.all(np.diff(values) >= -1e-15 * np.abs(values[1:]))
+
+
+@mpmath.workdps(60)
+def laplace_closed_form(alpha, epsilon0):
+    """Mironov's closed form at 60 digits."""
+    a, e = mpmath.mpf(alpha), mpmath.mpf(epsilon0)
+    total = a / (2 * a - 1) * mpmath.exp((a - 1) * e) + (a - 1) / (2 * a - 1) * mpmath.exp(-a * e)
+    return mpmath.log(total) / (a - 1)
+
+
+@pytest.mark.parametrize(
+    ("scale", "alpha"),
+    [
+        # Near alpha = 1 the closed form once kept only nine digits.
+        (0.8, 1.0000001),
+        (1.0, 1.00001),
+        (0.3, 1.001),
+        (1.0, 64.0),
+        # (alpha - 1) epsilon0 and 2 alpha - 1 overflowed here, though D_alpha is finite.
+        (1e-300, 2.0),
+        (1e-300, 1e10),
+        (1.0, 1.7e308),
+        (1e-5, 1e300),
+    ],
+)
+def test_laplace_at_extreme_orders_and_scales(scale, alpha):
+    pair = privacy_loss.laplace(scale)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = renyi.rdp(pair, alpha)
+    exact = laplace_closed_form(alpha, pair.max_loss)
+    assert ours == pytest.approx(float(exact), rel=1e-14)
+
+
+@mpmath.workdps(60)
+def subsampled_binomial_sum(rate, ratio, alpha):
+    """The integer-order moment's binomial sum at 60 digits, as D_alpha."""
+    q, r = mpmath.mpf(rate), mpmath.mpf(ratio)
+    terms = (
+        mpmath.binomial(alpha, k)
+        * (1 - q) ** (alpha - k)
+        * q**k
+        * mpmath.exp((k * k - k) * r**2 / 2)
+        for k in range(alpha + 1)
+    )
+    return mpmath.log(mpmath.fsum(terms)) / (alpha - 1)
+
+
+def test_orders_whose_divergence_passes_the_largest_double():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # sigma = 1e-5 at alpha = 1e300: alpha r**2 / 2 = 5e309, past the largest double.
+        assert mpmath.mpf(1e300) * mpmath.mpf(1e5) ** 2 / 2 > mpmath.mpf(np.finfo(float).max)
+        assert renyi.rdp(privacy_loss.gaussian(1e-5), 1e300) == math.inf
+        values = renyi.rdp(privacy_loss.gaussian(1e-5), [2.0, 1e300])
+        assert values[0] == pytest.approx(1e10, rel=1e-15) and values[1] == math.inf
+        # The subsampled sum's largest exponent overflows, D_alpha itself does not.
+        for rate, alpha in [(0.3, 1024), (1e-9, 10000)]:
+            pair = subsampling.poisson(privacy_loss.gaussian(1e-152), rate)
+            exact = subsampled_binomial_sum(rate, pair.mechanism.ratio, alpha)
+            assert renyi.rdp(pair, alpha) == pytest.approx(float(exact), rel=1e-15)
+        # A huge sigma, where s * s overflowed: D_alpha is about 1e-313, a subnormal the
+        # quadrature does not resolve (it gives 0); never negative, NaN or a warning.
+        pair = subsampling.poisson(privacy_loss.gaussian(1e156), 0.3)
+        values = renyi.rdp(pair, [1.5, 99.5])
+        assert np.all((values >= 0.0) & (values < 1e-300))

@@ -653,3 +653,69 @@ def test_no_notebook_calls_a_function_of_the_figures_layer(path):
         "code cells call figures-layer functions (call the core instead, "
         f"e.g. from dplearn import privacy_loss): {found}"
     )
+
+
+#: Process-wide settings that an import must not change: which module pytest imports last
+#: differs with the files and -k chosen and between xdist workers, so every later test
+#: would run under settings that depend on the order.
+GLOBAL_SETTINGS = {
+    "mpmath.mp.dps",
+    "mpmath.mp.prec",
+    "mp.dps",
+    "mp.prec",
+}
+GLOBAL_CALLS = {
+    "np.seterr",
+    "numpy.seterr",
+    "warnings.simplefilter",
+    "warnings.filterwarnings",
+}
+
+
+def settings_changed_on_import(source):
+    """(line, what) for each statement outside a function or class body that sets one of
+    GLOBAL_SETTINGS or calls one of GLOBAL_CALLS."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for inner in ast.walk(node):
+            targets = inner.targets if isinstance(inner, ast.Assign) else []
+            if isinstance(inner, ast.AugAssign | ast.AnnAssign):
+                targets = [inner.target]
+            names = [ast.unparse(target) for target in targets]
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+                names.append(ast.unparse(inner.func))
+            found += [
+                (inner.lineno, name)
+                for name in names
+                if name in GLOBAL_SETTINGS or name in GLOBAL_CALLS
+            ]
+    return found
+
+
+def test_settings_check_finds_what_an_import_changes():
+    source = (
+        "import mpmath\nmpmath.mp.dps = 60\nnp.seterr(all='ignore')\n"
+        "def f():\n    mpmath.mp.dps = 30\n"
+        "if True:\n    warnings.simplefilter('ignore')\n"
+    )
+    # Inside a function it is the test's own business (the conftest fixture restores it).
+    assert settings_changed_on_import(source) == [
+        (2, "mpmath.mp.dps"),
+        (3, "np.seterr"),
+        (7, "warnings.simplefilter"),
+    ]
+
+
+def test_no_import_changes_process_wide_settings():
+    """A test module gives its tests more mpmath digits by MPMATH_DIGITS (tests/conftest.py
+    sets them for each test), a helper by @mpmath.workdps on its functions."""
+    paths = sorted([*(ROOT / "dplearn").rglob("*.py"), *(ROOT / "tests").glob("*.py")])
+    changed = [
+        f"{path.relative_to(ROOT)}:{line} sets {name} on import"
+        for path in paths
+        if path.name != "conftest.py"
+        for line, name in settings_changed_on_import(path.read_text(encoding="utf-8"))
+    ]
+    assert not changed, "\n".join(changed)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from dplearn import composition, privacy_loss, selection, zcdp
 
-mpmath.mp.dps = 50
+MPMATH_DIGITS = 50  # each test's mpmath precision (tests/conftest.py)
 
 SCORES = [30, 28, 20, 12, 10]
 CASES = [

@@ -20,7 +20,7 @@ from dplearn import accounting, renyi, training  # noqa: E402
 from dplearn.figures import training as figures  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 
-mpmath.mp.dps = 40
+MPMATH_DIGITS = 40  # each test's mpmath precision (tests/conftest.py)
 EXPLORERS = load_all()
 PLD = r"$\varepsilon$ by PLD"
 PLD_CURVE = r"$\varepsilon$ by PLD ($h = 10^{-3}$)"
