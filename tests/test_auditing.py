@@ -229,6 +229,24 @@ def test_black_box_audit_stays_below_the_accountant():
     # Cached: the same setting gives the same scores without training again.
     again = auditing.black_box_canary_scores(40, seed=1)
     np.testing.assert_array_equal(again.members, scores.members)
+    with pytest.raises(ValueError, match="trials"):
+        auditing.black_box_canary_scores(5001, seed=1)
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_black_box_audits_of_many_models_never_exceed_the_accountant(seed):
+    # Seeded runs of 1,000 trained models (500 of each kind) and 400 calibration models:
+    # at every N the audit proves at most the accountant's epsilon.
+    run = auditing.LESSON11_RUN
+    steps = training.steps_for_epochs(run.epochs, run.sampling_rate)
+    epsilon = accounting.dp_sgd_epsilon(run.sampling_rate, run.noise_multiplier, steps, 1e-5)
+    scores = auditing.black_box_canary_scores(500, seed=seed)
+    calibration = auditing.black_box_canary_scores(200, seed=seed + 100)
+    for trials in (100, 400, 1000):
+        for confidence in (0.8, 0.95):
+            result = auditing.audit(scores, calibration, trials, 1e-5, confidence)
+            assert 0 <= result.epsilon <= epsilon
+            assert result.true_positives + result.false_negatives == trials // 2
 
 
 def test_tracing_attack_needs_the_exact_means():
