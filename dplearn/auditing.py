@@ -723,7 +723,9 @@ def black_box_canary_scores(trials, *, seed, run=LESSON11_RUN):
 
     The canary lies far out (norm 8) in a random direction of the standardised features,
     with a random label. The models are lesson 11's private run (``LESSON11_RUN``) on its
-    breast cancer split; each draws its own batches and noise.
+    breast cancer split; each draws its own batches and noise. They are trained together
+    (``_train_many``): 1,000 models in about 1 s, 10,000 in about 12 s on the course's
+    busy 2-core machine.
 
     Args:
       trials: a whole number in [1, 5000].
