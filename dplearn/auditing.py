@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 import threadpoolctl
-from scipy import optimize, special, stats
+from scipy import optimize, sparse, special, stats
 
 from dplearn import _validation as check
 from dplearn import accounting, calibration, training
@@ -621,38 +621,82 @@ def _train_many(data, extra_features, extra_labels, extra_in, run, rng):
     each), each on the training examples plus the extra ones it includes.
 
     extra_in: (models, extras) booleans, which extra examples each model's data holds.
-    Each model draws its own Poisson batches and noise: the same algorithm as
-    ``dplearn.training.dp_sgd``, vectorised over models.
+    The same algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps,
+    Poisson batches, per-example clipping to C, noise sigma C on the sum, a step of the
+    learning rate over the expected batch q n of the n training examples), vectorised over
+    models: every model draws its own batches and noise from ``rng``.
     """
     features = np.vstack([data.train_features, extra_features])
     labels = np.concatenate([data.train_labels, extra_labels])
-    models, extras = extra_in.shape
-    count = data.size
-    held = np.concatenate([np.ones((models, count), dtype=bool), extra_in], axis=1)
-    norms = np.linalg.norm(features, axis=1)
+    models = extra_in.shape[0]
+    held = np.concatenate([np.ones((models, data.size), dtype=bool), extra_in], axis=1)
     steps = int(training.steps_for_epochs(run.epochs, run.sampling_rate))
     weights = np.zeros((models, features.shape[1]))
-    scale = run.learning_rate / (run.sampling_rate * count)
-    transposed = np.ascontiguousarray(features.T)
+    scale = run.learning_rate / (run.sampling_rate * data.size)
     # Small products, many steps: one BLAS thread is far faster than two that wait for
-    # each other (15 times on the course's 2-core machine).
+    # each other (15 times on the course's 2-core machine). Models are trained a block
+    # at a time, whose arrays stay in the processor's cache (twice as fast for
+    # 10,000 models as all at once).
     with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
-        for _ in range(steps):
-            _step(weights, features, transposed, labels, norms, held, run, scale, rng)
+        for start in range(0, models, _BLOCK):
+            block = slice(start, start + _BLOCK)
+            trainer = _Trainer(features, labels, held[block].ravel(), run)
+            for _ in range(steps):
+                weights[block] -= scale * trainer.noisy_sum(weights[block], rng)
     return weights
 
 
-def _step(weights, features, transposed, labels, norms, held, run, scale, rng):
-    """One DP-SGD step of every model, in place."""
-    chosen = held & (rng.random(held.shape) < run.sampling_rate)
-    residual = special.expit(weights @ transposed) - labels  # (models, examples)
-    # Each per-example gradient is residual * x: clipping scales it by
-    # min(1, C / (|residual| |x|)).
-    size = np.abs(residual) * norms
-    factor = np.minimum(1.0, run.clip_norm / np.maximum(size, 1e-300))
-    total = (residual * factor * chosen) @ features
-    total += (run.noise_multiplier * run.clip_norm) * rng.standard_normal(weights.shape)
-    weights -= scale * total
+#: How many models are trained together (250: 14 s for 10,000 models on the course's
+#: busy 2-core machine, against 17 s for blocks of 125 and 27 s for all at once).
+_BLOCK = 250
+
+
+class _Trainer:
+    """One DP-SGD step of many models of one logistic regression: the noisy sum of their
+    clipped per-example gradients, each over its own Poisson batch."""
+
+    def __init__(self, features, labels, held, run):
+        self.features = features
+        self.transposed = np.ascontiguousarray(features.T)
+        self.labels = labels
+        self.norms = np.linalg.norm(features, axis=1)
+        self.held = held
+        self.run = run
+
+    def noisy_sum(self, weights, rng):
+        models, width = weights.shape[0], self.features.shape[0]
+        # The batches of all models at once: the places, among models x examples, where
+        # independent Bernoulli(q) draws succeed; only examples a model holds are kept.
+        places = _bernoulli_successes(models * width, self.run.sampling_rate, rng)
+        places = places[self.held[places]]
+        rows, columns = np.divmod(places, width)
+        scores = (weights @ self.transposed).ravel()[places]
+        residual = special.expit(scores) - self.labels[columns]
+        # Each per-example gradient is residual * x, of norm |residual| |x|: clipping to C
+        # scales it by min(1, C / that norm) (an exact zero stays zero).
+        size = np.abs(residual) * self.norms[columns]
+        factor = np.ones(size.shape)
+        long = size > self.run.clip_norm
+        factor[long] = self.run.clip_norm / size[long]
+        starts = np.searchsorted(rows, np.arange(models + 1))
+        batches = sparse.csr_matrix((residual * factor, columns, starts), shape=(models, width))
+        total = np.asarray(batches @ self.features)
+        noise = self.run.noise_multiplier * self.run.clip_norm
+        return total + noise * rng.standard_normal(weights.shape)
+
+
+def _bernoulli_successes(size, rate, rng):
+    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws:
+    the running sums of geometric gaps (draws up to and including the next success), far
+    fewer numbers to draw than one per place when the rate is small."""
+    if rate >= 1.0:
+        return np.arange(size)
+    expected = size * rate
+    block = int(expected + 8.0 * math.sqrt(expected) + 16)
+    places = np.cumsum(rng.geometric(rate, block)) - 1
+    while places[-1] < size:  # rare: more successes than the block holds
+        places = np.concatenate([places, places[-1] + np.cumsum(rng.geometric(rate, block))])
+    return places[: np.searchsorted(places, size)]
 
 
 def _losses(weights, features, labels):
@@ -679,16 +723,18 @@ def black_box_canary_scores(trials, *, seed, run=LESSON11_RUN):
 
     The canary lies far out (norm 8) in a random direction of the standardised features,
     with a random label. The models are lesson 11's private run (``LESSON11_RUN``) on its
-    breast cancer split; each draws its own batches and noise.
+    breast cancer split; each draws its own batches and noise. They are trained together
+    (``_train_many``): 1,000 models in about 1 s, 10,000 in about 12 s on the course's
+    busy 2-core machine.
 
     Args:
-      trials: a whole number in [1, 2000].
+      trials: a whole number in [1, 5000].
       seed: the seed of the runs' generator (a whole number).
       run: the training setting, ``LESSON11_RUN`` or one like it.
 
     Taught in: 14-attack-the-model.ipynb
     """
-    trials = check.whole("trials", trials, minimum=1, maximum=2000)
+    trials = check.whole("trials", trials, minimum=1, maximum=5000)
     seed = check.whole("seed", seed, minimum=0)
     members, non_members = _black_box(trials, seed, _Run(*run))
     return Scores(members.copy(), non_members.copy())

@@ -229,6 +229,24 @@ def test_black_box_audit_stays_below_the_accountant():
     # Cached: the same setting gives the same scores without training again.
     again = auditing.black_box_canary_scores(40, seed=1)
     np.testing.assert_array_equal(again.members, scores.members)
+    with pytest.raises(ValueError, match="trials"):
+        auditing.black_box_canary_scores(5001, seed=1)
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_black_box_audits_of_many_models_never_exceed_the_accountant(seed):
+    # Seeded runs of 1,000 trained models (500 of each kind) and 400 calibration models:
+    # at every N the audit proves at most the accountant's epsilon.
+    run = auditing.LESSON11_RUN
+    steps = training.steps_for_epochs(run.epochs, run.sampling_rate)
+    epsilon = accounting.dp_sgd_epsilon(run.sampling_rate, run.noise_multiplier, steps, 1e-5)
+    scores = auditing.black_box_canary_scores(500, seed=seed)
+    calibration = auditing.black_box_canary_scores(200, seed=seed + 100)
+    for trials in (100, 400, 1000):
+        for confidence in (0.8, 0.95):
+            result = auditing.audit(scores, calibration, trials, 1e-5, confidence)
+            assert 0 <= result.epsilon <= epsilon
+            assert result.true_positives + result.false_negatives == trials // 2
 
 
 def test_tracing_attack_needs_the_exact_means():
@@ -319,3 +337,85 @@ def test_one_run_bound_at_any_input(guesses, correct, confidence):
         assert _named(error, ("guesses", "correct", "confidence")), error
         return
     assert 0.0 <= bound <= 60.0
+
+
+def _no_extras(data, models):
+    return np.zeros((0, data.dimension)), np.zeros(0), np.zeros((models, 0), dtype=bool)
+
+
+def test_models_trained_together_are_lesson_11s_run_without_sampling_or_noise():
+    # With every example in every batch and no noise, both trainers are deterministic:
+    # the same start, steps, clipping and step size must give the same weights.
+    data = auditing._breast_cancer()
+    for rate, clip_norm in ((1.0, 1.0), (1.0, 0.05)):
+        run = auditing._Run(rate, 0.0, clip_norm, 3, 0.5)
+        together = auditing._train_many(data, *_no_extras(data, 2), run, np.random.default_rng(0))
+        alone = training._train(data, rate, 0.0, clip_norm, 3, 0.5, np.random.default_rng(0))[3]
+        for weights in together:
+            np.testing.assert_allclose(weights, alone, rtol=1e-11, atol=1e-13)
+
+
+def _final_statistics(weights, data):
+    """Per model: its logit on the first test example and its mean training loss."""
+    scores = weights @ data.train_features.T
+    losses = np.logaddexp(0.0, scores) - data.train_labels * scores
+    return weights @ data.test_features[0], losses.mean(axis=1)
+
+
+def test_models_trained_together_follow_lesson_11s_run():
+    # The random streams differ (one generator for all models against two spawned ones per
+    # run), so the final models' distributions are compared: a two-sample Kolmogorov-Smirnov
+    # test between 150 seeded runs of lesson 11's trainer and 1,500 models trained together,
+    # at the 0.001 level. A step size 20 % off is rejected at that level.
+    from scipy import stats
+
+    data = auditing._breast_cancer()
+    run = auditing.LESSON11_RUN
+    alone = np.array(
+        [
+            training._train(
+                data,
+                run.sampling_rate,
+                run.noise_multiplier,
+                run.clip_norm,
+                run.epochs,
+                run.learning_rate,
+                np.random.default_rng(seed),
+            )[3]
+            for seed in range(150)
+        ]
+    )
+    expected = _final_statistics(alone, data)
+
+    def p_values(setting, seed):
+        weights = auditing._train_many(
+            data, *_no_extras(data, 1500), setting, np.random.default_rng(seed)
+        )
+        return [
+            stats.ks_2samp(a, b).pvalue
+            for a, b in zip(expected, _final_statistics(weights, data), strict=True)
+        ]
+
+    assert min(p_values(run, 11)) > 1e-3
+    assert min(p_values(run._replace(learning_rate=0.4), 12)) < 1e-3
+
+
+def test_bernoulli_successes_are_independent_draws():
+    # Each place succeeds with probability q, independently: counts over 20,000 repetitions
+    # of 50 places agree with Binomial(20000, q) at every place (within 5 standard
+    # deviations), and the number per repetition has the variance of Binomial(50, q).
+    rng = np.random.default_rng(3)
+    rate, places, repeats = 0.07, 50, 20_000
+    hits = np.zeros((repeats, places), dtype=bool)
+    for row in hits:
+        row[auditing._bernoulli_successes(places, rate, rng)] = True
+    spread = math.sqrt(repeats * rate * (1 - rate))
+    assert np.all(np.abs(hits.sum(axis=0) - repeats * rate) < 5 * spread)
+    sizes = hits.sum(axis=1)
+    assert sizes.var() == pytest.approx(places * rate * (1 - rate), rel=0.05)
+    everything = auditing._bernoulli_successes(10, 1.0, rng)
+    np.testing.assert_array_equal(everything, np.arange(10))
+    # Many places at a high rate: sorted, distinct, within range, about half of them.
+    many = auditing._bernoulli_successes(1_000_000, 0.5, rng)
+    assert np.all(np.diff(many) > 0) and many[-1] < 1_000_000
+    assert abs(many.size - 500_000) < 5 * 500

@@ -50,13 +50,20 @@ def test_mia3_and_mia4_agree_with_the_core():
         run.sampling_rate, run.noise_multiplier, figures.LESSON11_STEPS, 0.01
     )
     assert explorer.numbers()["the run's curve"] == curve
-    trials = figures.BoundAgainstTrials()
-    epsilon = trials.numbers()["accountant's ε"]
-    assert 0 <= trials.numbers()["ε proven, strongest"] <= epsilon
-    assert 0 <= trials.numbers()["ε proven, black box"] <= epsilon
-    for confidence in (0.8, 0.95):
-        _, bounds = figures.audit_bounds(confidence)
-        assert np.all(bounds <= epsilon) and not np.any(np.isnan(bounds))
+    explorer = figures.BoundAgainstTrials()
+    epsilon = explorer.numbers()["accountant's ε"]
+    assert 0 <= explorer.numbers()["ε proven, strongest"] <= epsilon
+    assert 0 <= explorer.numbers()["ε proven, black box"] <= epsilon
+    for confidence in (0.8, 0.95, 0.999):
+        for black_box in (False, True):
+            trials, bounds = figures.audit_bounds(confidence, black_box)
+            # Both attackers reach N = 10,000, and no audit proves more than the accountant.
+            assert trials[0] == 20 and trials[-1] == 10_000
+            assert np.all(bounds >= 0) and np.all(bounds <= epsilon)
+    for n in (100, 1000, 10_000):
+        explorer.update(trials=n)
+        assert 0 <= explorer.numbers()["ε proven, black box"] <= epsilon
+        assert f"N = {n:,}" in explorer.description()
 
 
 def test_mia5_default_is_section_i():
