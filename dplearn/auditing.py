@@ -28,6 +28,18 @@ et al. 2008 and Dwork, Smith, Steinke, Ullman & Vadhan 2015), the strongest atta
 DP-SGD (``gradient_canary_scores``: it sees every noisy step) and a black-box attacker that
 sees only the final model of lesson 11's training (``black_box_canary_scores``).
 
+Stored scores: the black-box attacker's 12,000 models of lesson 14's figures (5,000 with the
+canary and 5,000 without, seed 1403; 1,000 and 1,000 for calibration, seed 1404) take about
+14 s of CPU to train, in every process that shows the lesson. Their scores come with the
+package instead, in ``dplearn/data/black_box_scores.npz``, with the setting they belong to
+(trials, seed, ``LESSON11_RUN``, the split's seed); ``black_box_canary_scores`` reads them for
+exactly those settings and trains the models for any other. After a change to the trainer,
+the canaries, the run or the figures' seeds, write them again with
+
+    python -m dplearn.auditing --write-scores
+
+(``tests/test_auditing_scores.py`` trains them afresh and fails if the file differs.)
+
 Taught in: 14-attack-the-model.ipynb
 """
 
@@ -38,11 +50,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import threadpoolctl
-from scipy import optimize, sparse, special, stats
+from scipy import optimize, special, stats
 
+from dplearn import _stored_scores as _stored_scores_file
 from dplearn import _validation as check
 from dplearn import accounting, calibration, training
+from dplearn._many_models import train_many as _train_many
 
 __all__ = [
     "max_true_positive_rate",
@@ -616,89 +629,6 @@ def _canaries(data, count, rng):
     return features, (rng.random(count) < 0.5).astype(float)
 
 
-def _train_many(data, extra_features, extra_labels, extra_in, run, rng):
-    """Many DP-SGD runs of lesson 11's logistic regression at once (one row of weights
-    each), each on the training examples plus the extra ones it includes.
-
-    extra_in: (models, extras) booleans, which extra examples each model's data holds.
-    The same algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps,
-    Poisson batches, per-example clipping to C, noise sigma C on the sum, a step of the
-    learning rate over the expected batch q n of the n training examples), vectorised over
-    models: every model draws its own batches and noise from ``rng``.
-    """
-    features = np.vstack([data.train_features, extra_features])
-    labels = np.concatenate([data.train_labels, extra_labels])
-    models = extra_in.shape[0]
-    held = np.concatenate([np.ones((models, data.size), dtype=bool), extra_in], axis=1)
-    steps = int(training.steps_for_epochs(run.epochs, run.sampling_rate))
-    weights = np.zeros((models, features.shape[1]))
-    scale = run.learning_rate / (run.sampling_rate * data.size)
-    # Small products, many steps: one BLAS thread is far faster than two that wait for
-    # each other (15 times on the course's 2-core machine). Models are trained a block
-    # at a time, whose arrays stay in the processor's cache (twice as fast for
-    # 10,000 models as all at once).
-    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
-        for start in range(0, models, _BLOCK):
-            block = slice(start, start + _BLOCK)
-            trainer = _Trainer(features, labels, held[block].ravel(), run)
-            for _ in range(steps):
-                weights[block] -= scale * trainer.noisy_sum(weights[block], rng)
-    return weights
-
-
-#: How many models are trained together (250: 14 s for 10,000 models on the course's
-#: busy 2-core machine, against 17 s for blocks of 125 and 27 s for all at once).
-_BLOCK = 250
-
-
-class _Trainer:
-    """One DP-SGD step of many models of one logistic regression: the noisy sum of their
-    clipped per-example gradients, each over its own Poisson batch."""
-
-    def __init__(self, features, labels, held, run):
-        self.features = features
-        self.transposed = np.ascontiguousarray(features.T)
-        self.labels = labels
-        self.norms = np.linalg.norm(features, axis=1)
-        self.held = held
-        self.run = run
-
-    def noisy_sum(self, weights, rng):
-        models, width = weights.shape[0], self.features.shape[0]
-        # The batches of all models at once: the places, among models x examples, where
-        # independent Bernoulli(q) draws succeed; only examples a model holds are kept.
-        places = _bernoulli_successes(models * width, self.run.sampling_rate, rng)
-        places = places[self.held[places]]
-        rows, columns = np.divmod(places, width)
-        scores = (weights @ self.transposed).ravel()[places]
-        residual = special.expit(scores) - self.labels[columns]
-        # Each per-example gradient is residual * x, of norm |residual| |x|: clipping to C
-        # scales it by min(1, C / that norm) (an exact zero stays zero).
-        size = np.abs(residual) * self.norms[columns]
-        factor = np.ones(size.shape)
-        long = size > self.run.clip_norm
-        factor[long] = self.run.clip_norm / size[long]
-        starts = np.searchsorted(rows, np.arange(models + 1))
-        batches = sparse.csr_matrix((residual * factor, columns, starts), shape=(models, width))
-        total = np.asarray(batches @ self.features)
-        noise = self.run.noise_multiplier * self.run.clip_norm
-        return total + noise * rng.standard_normal(weights.shape)
-
-
-def _bernoulli_successes(size, rate, rng):
-    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws:
-    the running sums of geometric gaps (draws up to and including the next success), far
-    fewer numbers to draw than one per place when the rate is small."""
-    if rate >= 1.0:
-        return np.arange(size)
-    expected = size * rate
-    block = int(expected + 8.0 * math.sqrt(expected) + 16)
-    places = np.cumsum(rng.geometric(rate, block)) - 1
-    while places[-1] < size:  # rare: more successes than the block holds
-        places = np.concatenate([places, places[-1] + np.cumsum(rng.geometric(rate, block))])
-    return places[: np.searchsorted(places, size)]
-
-
 def _losses(weights, features, labels):
     scores = weights @ features.T
     return np.logaddexp(0.0, scores) - labels * scores
@@ -706,6 +636,15 @@ def _losses(weights, features, labels):
 
 @functools.lru_cache(maxsize=8)
 def _black_box(trials, seed, run):
+    stored = _stored_scores().get(_stored_scores_file.key(_setting(trials, seed, run)))
+    if stored is not None:
+        return stored
+    return _train_black_box(trials, seed, run)
+
+
+def _train_black_box(trials, seed, run):
+    """(members' scores, non-members' scores): ``trials`` models trained with the canary,
+    then as many without, all from one generator seeded with ``seed``."""
     rng = np.random.default_rng(seed)
     data = _breast_cancer()
     canary_features, canary_labels = _canaries(data, 1, rng)
@@ -716,10 +655,40 @@ def _black_box(trials, seed, run):
     return scores[:trials], scores[trials:]
 
 
+#: The (trials, seed) settings of lesson 14's figures and notebook whose scores come with the
+#: package (``dplearn.figures.auditing``'s BLACK_BOX_TRIALS and _SEED, then its calibration's).
+STORED_SETTINGS = ((5000, 1403), (1000, 1404))
+
+
+def _setting(trials, seed, run):
+    """Everything the black-box scores depend on, as stored with them."""
+    run = _Run(*run)._asdict()
+    return {"trials": int(trials), "seed": int(seed), "run": run, "split_seed": _SPLIT_SEED}
+
+
+@functools.lru_cache(maxsize=1)
+def _stored_scores():
+    """The stored scores (none if the file is missing: then every setting is trained)."""
+    path = _stored_scores_file.BLACK_BOX_PATH
+    return _stored_scores_file.read(path) if path.exists() else {}
+
+
+def write_stored_scores(path=_stored_scores_file.BLACK_BOX_PATH, settings=STORED_SETTINGS):
+    """Train the models of every (trials, seed) of ``settings`` on ``LESSON11_RUN`` afresh
+    and write their scores, with their settings, to ``path``."""
+    entries = []
+    for trials, seed in settings:
+        setting = _setting(trials, seed, LESSON11_RUN)
+        entries.append((setting, *_train_black_box(trials, seed, LESSON11_RUN)))
+    _stored_scores_file.write(path, entries)
+
+
 def black_box_canary_scores(trials, *, seed, run=LESSON11_RUN):
     """Scores of a black-box attacker on lesson 11's training: ``trials`` models trained
     with a canary example and as many without; the score is minus the canary's loss on
-    the final model (a model that saw the canary fits it better). Cached per setting.
+    the final model (a model that saw the canary fits it better). Cached per setting; the
+    settings of lesson 14 (``STORED_SETTINGS``) are read from the scores stored with the
+    package, the same numbers without training (see the module's docstring).
 
     The canary lies far out (norm 8) in a random direction of the standardised features,
     with a random label. The models are lesson 11's private run (``LESSON11_RUN``) on its
@@ -783,3 +752,20 @@ def one_run_audit(canaries, guesses, *, seed, confidence=0.95, run=LESSON11_RUN)
     correct = int(inside[high].sum() + (~inside[low]).sum())
     epsilon = one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)
     return OneRunAudit(canaries, guesses, correct, epsilon)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m dplearn.auditing",
+        description="Write the black-box scores of lesson 14 stored with the package.",
+    )
+    parser.add_argument(
+        "--write-scores", action="store_true", help="train the models and write their scores"
+    )
+    if parser.parse_args().write_scores:
+        write_stored_scores()
+        print(f"wrote {_stored_scores_file.BLACK_BOX_PATH}")
+    else:
+        parser.print_help()

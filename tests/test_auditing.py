@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from dplearn import accounting, auditing, training
+from dplearn import _many_models, accounting, auditing, training
 
 MNIST_RATE = 256 / 60000
 
@@ -408,14 +408,14 @@ def test_bernoulli_successes_are_independent_draws():
     rate, places, repeats = 0.07, 50, 20_000
     hits = np.zeros((repeats, places), dtype=bool)
     for row in hits:
-        row[auditing._bernoulli_successes(places, rate, rng)] = True
+        row[_many_models.bernoulli_successes(places, rate, rng)] = True
     spread = math.sqrt(repeats * rate * (1 - rate))
     assert np.all(np.abs(hits.sum(axis=0) - repeats * rate) < 5 * spread)
     sizes = hits.sum(axis=1)
     assert sizes.var() == pytest.approx(places * rate * (1 - rate), rel=0.05)
-    everything = auditing._bernoulli_successes(10, 1.0, rng)
+    everything = _many_models.bernoulli_successes(10, 1.0, rng)
     np.testing.assert_array_equal(everything, np.arange(10))
     # Many places at a high rate: sorted, distinct, within range, about half of them.
-    many = auditing._bernoulli_successes(1_000_000, 0.5, rng)
+    many = _many_models.bernoulli_successes(1_000_000, 0.5, rng)
     assert np.all(np.diff(many) > 0) and many[-1] < 1_000_000
     assert abs(many.size - 500_000) < 5 * 500
