@@ -26,7 +26,9 @@ The numbers (no plotting):
 - ``accounting``: the privacy of a DP-SGD training run, by PLD or RDP (lesson 11).
 - ``training``: a seeded DP-SGD run in numpy on a bundled data set (lesson 11).
 - ``_validation``: the checks behind every "ValueError naming the parameter";
-  ``_safe_side``: the step that moves a floating-point answer to its safe side.
+  ``_safe_side``: the step that moves a floating-point answer to its safe side;
+  ``_many_models``: many DP-SGD runs at once, for lesson 14's audits; ``_stored_scores``:
+  attack scores stored with the package (``dplearn/data``), with the setting of each.
 
 Then ``figures`` (the lessons' figures, by their ids in ``docs/figures.md``), and
 ``exercises`` (the self-checking exercises, one bank per lesson).

@@ -9,8 +9,9 @@ and caches.
 
 Speed: the attacks are simulated once per setting and cached (the strongest attacker on
 the canary's coordinate alone, a few tenths of a second; the black-box attacker's 12,000
-trained models, 250 at a time, about 15 seconds once per process on a busy 2-core machine);
-sliders that need a new simulation or a new accountant run act when released.
+trained models, about 15 seconds on a busy 2-core machine, are read from the scores stored
+with the package, see ``dplearn.auditing``); sliders that need a new simulation or a new
+accountant run act when released.
 
 Taught in: 14-attack-the-model.ipynb
 """
