@@ -88,8 +88,19 @@ PAGE_STATE = f"""
   // TeX left in a Markdown cell's text: its formulas were never typeset.
   const untypeset = Array.from(document.querySelectorAll('.jp-RenderedMarkdown'))
     .filter(cell => /\\$[^$\\s][^$]*\\$/.test(cell.innerText)).length;
+  // Where a widget failed: its cell's place on the page and the heading above it.
+  const cells = Array.from(document.querySelectorAll('.jp-Cell'));
+  const failed = Array.from(document.querySelectorAll('.jupyter-widgets'))
+    .filter(node => node.textContent.startsWith('Error displaying widget'))
+    .map(node => {{
+      const cell = node.closest('.jp-Cell');
+      const index = cells.indexOf(cell);
+      const heading = cells.slice(0, index + 1).reverse()
+        .map(c => c.querySelector('h1, h2, h3')).find(h => h);
+      return `cell ${{index}} (under "${{heading ? heading.textContent.trim() : ''}}")`;
+    }});
   return {{figures, handle: !!document.querySelector("[data-hub-handle='0']"), problems,
-          untypeset}};
+          untypeset, failed}};
 }}
 """
 
@@ -257,7 +268,8 @@ class Learner:
             state = await self.page.evaluate(PAGE_STATE)
             if state["problems"]:
                 raise AssertionError(
-                    f"{self.name}: {state['problems']} on the page; {self.console_tail()}"
+                    f"{self.name}: {state['problems']} on the page (widgets that failed: "
+                    f"{state['failed']}); {self.console_tail()}"
                 )
             if state["figures"] and all(state["figures"]) and state["handle"]:
                 return time.perf_counter() - start
@@ -307,6 +319,8 @@ class Learner:
         """Problems the page shows now (errors, a dead kernel), as a list of words."""
         state = await self.page.evaluate(PAGE_STATE)
         problems = list(state["problems"])
+        if state["failed"]:
+            problems.append(f"widgets that failed: {', '.join(state['failed'])}")
         if not all(state["figures"]):
             problems.append("no figure drawn")
         if state["untypeset"]:
