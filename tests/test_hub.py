@@ -93,28 +93,49 @@ def hub_log_tail(hub, count=60):
     return "\n".join(lines[-count:])
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 23, open: under load a hub page can show 'Error displaying widget: model not "
-    "found' (seen in a fresh-clone CI run); the failure message carries the page's console",
+#: The one problem issue 23 has not explained yet: once, in a fresh-clone CI run with the
+#: whole suite beside it, one learner's page showed it after the lesson was live (it never
+#: came in 25 runs of this test alone under 3 to 5 busy processes). Only that problem is
+#: an expected failure, and it is reported in full at the end of the run (the test's
+#: "diagnosis", printed by tests/conftest.py); any other problem fails the test.
+UNEXPLAINED = "Error displaying widget"
+UNEXPLAINED_REASON = (
+    "issue 23, open: under load a hub page can show 'Error displaying widget'; the diagnosis "
+    "at the end of the run has both pages' consoles, where the widgets failed and the hub's log"
 )
-def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_path):
+
+
+def only_unexplained(text):
+    """Whether text names the unexplained problem and nothing else the page showed."""
+    return UNEXPLAINED in text and not any(
+        word in text for word in ("Traceback", "Kernel died", "dead kernel", "no figure drawn")
+    )
+
+
+def test_two_learners_each_get_a_live_lesson_and_a_working_slider(proxy, tmp_path, record_property):
     with busy_machine(), rehearsal.LocalHub(tmp_path / "hub") as hub:
         try:
             learners, opened, moves, problems = run_apart(two_learners(hub))
         except Exception as error:
             message = f"{error}\nthe hub's log (last lines):\n{hub_log_tail(hub)}"
+            if only_unexplained(str(error)):
+                record_property("diagnosis", message)
+                pytest.xfail(UNEXPLAINED_REASON)
             raise AssertionError(message) from error
         servers = hub.learner_processes()
     print(
         f"\nhub: lesson live in {', '.join(f'{s:.1f} s' for s in opened)}; slider moves {moves} ms"
     )
     # A string, so that pytest prints all of it (a tuple's text would be cut short).
-    assert problems == [[], []], "\n".join(
+    diagnosis = "\n".join(
         [f"problems: {problems}"]
         + [f"{learner.name}: {learner.console_tail()}" for learner in learners]
         + ["the hub's log (last lines):", hub_log_tail(hub)]
     )
+    if problems != [[], []] and only_unexplained(str(problems)):
+        record_property("diagnosis", diagnosis)
+        pytest.xfail(UNEXPLAINED_REASON)
+    assert problems == [[], []], diagnosis
     assert all(len(times) == 3 and all(t >= 0 for t in times) for times in moves), moves
     assert sorted(servers) == ["ada", "grace"], sorted(servers)
     for name in ("ada", "grace"):
