@@ -17,6 +17,7 @@ without npm or chromium the test is skipped.
 import asyncio
 import concurrent.futures
 import contextlib
+import os
 import pathlib
 import subprocess
 import sys
@@ -28,8 +29,11 @@ sys.path.insert(0, str(ROOT / "hub"))
 
 import rehearsal  # noqa: E402
 
-#: Busy processes beside the two learners: one more than the cores of a 2-core machine.
-BUSY_PROCESSES = 3
+#: Busy processes beside the two learners: with the suite's other test workers (each
+#: keeps a core busy too), one more process than the machine has cores; at least one.
+BUSY_PROCESSES = max(
+    1, (os.cpu_count() or 2) + 1 - (int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) - 1)
+)
 BUSY_LIMIT_S = 600
 BUSY_LOOP = (
     f"import time\nend = time.monotonic() + {BUSY_LIMIT_S}\nwhile time.monotonic() < end: pass"
