@@ -102,11 +102,14 @@ case "$command" in
     # The accessibility audit (tests/test_accessibility.py) needs axe-core; without npm it is skipped.
     ensure_axe || true
     unset MPLBACKEND
-    # One worker per core (TEST_WORKERS to change); the browser and hub tests run in two
-    # xdist groups (tests/conftest.py), each on one worker with one Chromium.
-    # The 15 slowest tests are listed at the end, so that growth is seen.
-    exec "$VENV/bin/python" -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup \
-      --durations=15 "$@"
+    # One worker more than the machine has cores (TEST_WORKERS to change): the browser and
+    # hub tests, in two xdist groups (tests/conftest.py) each on one worker with one
+    # Chromium, spend much of their time waiting for a page, a kernel or a server, and the
+    # extra worker keeps the cores busy meanwhile (with one worker per core, a 2-core run
+    # kept its cores busy about two thirds of the time). The 15 slowest tests are listed
+    # at the end, so that growth is seen.
+    workers=${TEST_WORKERS:-$("$VENV/bin/python" -c "import os; print((os.cpu_count() or 1) + 1)")}
+    exec "$VENV/bin/python" -m pytest -n "$workers" --dist loadgroup --durations=15 "$@"
     ;;
   lock)
     ensure_environment

@@ -28,13 +28,15 @@ LESSON_IDS = (
 )
 REGISTERED = load_all()
 DPI = 150
-#: One export for the whole module: under pytest-xdist its tests stay on one worker, which
+#: One export for the whole suite: under pytest-xdist its tests stay on one worker, which
 #: runs the export once (each worker would otherwise run it for its share of the tests).
 pytestmark = pytest.mark.xdist_group("figures-export")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def export(tmp_path_factory):
+    # Session-wide: pytest-xdist runs a module's tests among other modules' tests, and
+    # pytest ends a module's fixtures whenever the next test is another module's.
     out = tmp_path_factory.mktemp("figures")
     env = {name: value for name, value in os.environ.items() if name != "MPLBACKEND"}
     result = subprocess.run(
