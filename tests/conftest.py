@@ -35,7 +35,7 @@ VOILA_GROUP, OTHER_GROUP = "browser-voila", "browser-lab-hub"
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     # Before xdist reads the groups (its own hook of the same name).
     for item in items:
         if item.get_closest_marker("e2e"):
@@ -44,6 +44,18 @@ def pytest_collection_modifyitems(items):
                 "tests.test_browser_readout",
             )
             item.add_marker(pytest.mark.xdist_group(OTHER_GROUP if other else VOILA_GROUP))
+    # pytest-xdist's --dist loadgroup sends the tests whose node id ends in "@<group>" to
+    # one worker. pytest-xdist 3.8 writes that suffix into item._nodeid, which pytest 9 no
+    # longer reads (a node keeps its id in item._id), so no group held: every worker
+    # started its own Chromium and servers, and ran the figure export. The suffix goes
+    # here where pytest 9 reads it (with an older pytest, xdist's own hook does it).
+    if getattr(config.option, "loadgroup", False) and items and hasattr(items[0], "_id"):
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            names = sorted({str(mark.args[0]) for mark in item.iter_markers("xdist_group")})
+            if names and "@" not in item.nodeid:
+                item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 #: The digits of mpmath's reference values: every test starts at these, or at its module's
