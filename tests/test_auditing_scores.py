@@ -21,7 +21,13 @@ FIGURE_SETTINGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+#: One training for the whole suite: under pytest-xdist the module's tests stay on one
+#: worker, and the fixture is session-wide (pytest ends a module's fixtures whenever
+#: xdist runs another module's test in between).
+pytestmark = pytest.mark.xdist_group("black-box-scores")
+
+
+@pytest.fixture(scope="session")
 def trained():
     """{(trials, seed): (members, non-members)} of the figures' settings, trained afresh by
     the package's own trainer (about 14 s: the only test that trains all 12,000 models)."""
