@@ -12,6 +12,7 @@ context of its own (its own cookies), all in one Chromium.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import pathlib
 import shutil
@@ -70,6 +71,15 @@ Array.from(document.querySelectorAll('.jupyter-matplotlib-canvas-div'), div => {
 # The live state of a lesson page: whether each figure shows an image, the first figure's first
 # slider shown (tagged for the test), and any error or dead-kernel message on the page,
 # or a formula left untypeset (its TeX still in the text of a Markdown cell).
+#: Words a learner's page must never show (the page's text, any case).
+PROBLEM_WORDS = [
+    "Traceback",
+    "Error displaying widget",
+    "Kernel died",
+    "dead kernel",
+    "Kernel Restarting",
+    "Connection lost",
+]
 PAGE_STATE = f"""
 () => {{
   const figures = {FIGURES_PAINTED.strip()};
@@ -82,8 +92,7 @@ PAGE_STATE = f"""
     if (handle) handle.setAttribute('data-hub-handle', '0');
   }}
   const text = document.body ? document.body.innerText : '';
-  const problems = ['Traceback', 'Error displaying widget', 'Kernel died', 'dead kernel',
-                    'Kernel Restarting', 'Connection lost']
+  const problems = {json.dumps(PROBLEM_WORDS)}
     .filter(word => text.toLowerCase().includes(word.toLowerCase()));
   // TeX left in a Markdown cell's text: its formulas were never typeset.
   const untypeset = Array.from(document.querySelectorAll('.jp-RenderedMarkdown'))
