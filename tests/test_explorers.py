@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from dplearn.figures.explorers import LayeredFigure, load_all
+from tests import shared_explorers
 
 EXPLORERS = load_all()
 pytestmark = pytest.mark.skipif(not EXPLORERS, reason="no figure module registered yet")
@@ -37,7 +38,9 @@ def explorer(request):
     return EXPLORERS[request.param]()
 
 
-def test_identity(explorer):
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_identity(figure_id):
+    explorer = shared_explorers.at(figure_id)
     assert explorer.figure_id and explorer.title
     assert set(explorer.controls) <= set(explorer.defaults)
     for name, control in explorer.controls.items():
@@ -45,8 +48,12 @@ def test_identity(explorer):
 
 
 def test_updates_in_place_over_every_slider_range(explorer):
-    """No exception, no warning (pytest turns them into errors), no artist added."""
-    pixels(explorer.figure)
+    """No exception, no warning (pytest turns them into errors), no artist added; and
+    back at its defaults, the figure shows what it showed before any slider moved:
+    what a setting draws and says does not depend on the settings before it (the
+    layout tests reuse one figure for all their settings on that ground)."""
+    start = pixels(explorer.figure)
+    numbers, description = explorer.numbers(), explorer.description()
     count = len(explorer.figure.findobj())
     for params in settings(type(explorer)):
         explorer.update(**params)
@@ -54,6 +61,11 @@ def test_updates_in_place_over_every_slider_range(explorer):
         assert len(explorer.figure.findobj()) == count, params
         for name, value in explorer.numbers().items():
             assert isinstance(value, str) or not math.isnan(value), (name, params)
+    explorer.update(**explorer.defaults)
+    different = (pixels(explorer.figure) != start).any(axis=-1)
+    assert not different.any(), f"back at the defaults, {different.sum()} pixels differ"
+    assert explorer.numbers() == numbers
+    assert explorer.description() == description
 
 
 def test_layered_draw_paints_what_a_full_draw_paints(explorer):
@@ -82,7 +94,9 @@ def test_moving_a_slider_changes_the_picture(explorer):
     assert changed or not explorer.controls
 
 
-def test_bad_slider_values_are_named_and_change_nothing(explorer):
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_bad_slider_values_are_named_and_change_nothing(figure_id):
+    explorer = shared_explorers.at(figure_id)
     before = dict(explorer.params)
     numbers = explorer.numbers()
     for name, control in explorer.controls.items():
@@ -93,7 +107,9 @@ def test_bad_slider_values_are_named_and_change_nothing(explorer):
             assert explorer.numbers().keys() == numbers.keys()
 
 
-def test_unknown_parameter_is_rejected(explorer):
+@pytest.mark.parametrize("figure_id", list(EXPLORERS))
+def test_unknown_parameter_is_rejected(figure_id):
+    explorer = shared_explorers.at(figure_id)
     with pytest.raises(ValueError, match="no parameter 'bogus'"):
         explorer.update(bogus=1.0)
 

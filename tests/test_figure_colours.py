@@ -21,6 +21,7 @@ from matplotlib.colors import to_rgb, to_rgba
 
 from dplearn.figures import style
 from dplearn.figures.explorers import load_all
+from tests import shared_explorers
 from tests.colour_vision import (
     DEFICIENCIES,
     contrast,
@@ -118,7 +119,7 @@ def test_the_palette_passes_every_check():
 
 @pytest.mark.parametrize("figure_id", list(EXPLORERS))
 def test_lines_and_text_stand_out_from_the_background(figure_id):
-    figure = EXPLORERS[figure_id]().figure
+    figure = shared_explorers.at(figure_id).figure
     figure.canvas.draw()
     low = []
     for axes in figure.axes:
@@ -148,8 +149,8 @@ def test_lines_and_text_stand_out_from_the_background(figure_id):
 
 def test_series_colours_stay_apart_for_every_kind_of_colour_vision():
     smallest, failures = None, []
-    for figure_id, explorer_class in EXPLORERS.items():
-        colours = series_colours(explorer_class().figure)
+    for figure_id in EXPLORERS:
+        colours = series_colours(shared_explorers.at(figure_id).figure)
         for (first, first_label), (second, second_label) in itertools.combinations(
             colours.items(), 2
         ):
@@ -166,7 +167,7 @@ def test_series_colours_stay_apart_for_every_kind_of_colour_vision():
 @pytest.mark.parametrize("figure_id", list(EXPLORERS))
 def test_series_differ_by_more_than_colour(figure_id):
     """Two labelled lines of one axes never share line style, marker and width."""
-    figure = EXPLORERS[figure_id]().figure
+    figure = shared_explorers.at(figure_id).figure
     for axes in figure.axes:
         seen_styles = {}
         for line in axes.get_lines():

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from dplearn.figures.explorers import Explorer, load_all, pick, spoken
+from tests import shared_explorers
 
 EXPLORERS = load_all()
 CATALOGUE = Path(__file__).resolve().parents[1] / "docs" / "figures.md"
@@ -22,7 +23,7 @@ LONGEST = 600
 
 @pytest.fixture(params=list(EXPLORERS), ids=list(EXPLORERS))
 def explorer(request):
-    return EXPLORERS[request.param]()
+    return shared_explorers.at(request.param)
 
 
 def test_every_catalogued_figure_is_registered():

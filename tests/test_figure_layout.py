@@ -41,6 +41,7 @@ from dplearn.figures.controls import Choice  # noqa: E402
 from dplearn.figures.explorers import load_all  # noqa: E402
 from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
 from dplearn.figures.text import Note  # noqa: E402
+from tests import shared_explorers  # noqa: E402
 
 LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD", "SEL", "MANY", "MIA")
 #: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
@@ -71,9 +72,8 @@ CASES = [
 
 
 def _drawn(figure_id, params):
-    explorer = EXPLORERS[figure_id]()
-    if params:
-        explorer.update(**params)
+    """The figure at its defaults but for params, drawn (tests/shared_explorers.py)."""
+    explorer = shared_explorers.at(figure_id, **params)
     canvas = explorer.figure.canvas
     canvas.draw()
     return explorer, canvas.get_renderer()
@@ -212,7 +212,7 @@ def _notes(explorer):
 def test_every_slider_shows_the_value_the_figure_uses(figure_id):
     """Built at a value, a slider shows it; what it hands on is what the figure uses."""
     cls = EXPLORERS[figure_id]
-    explorer = cls()
+    explorer = shared_explorers.at(figure_id)
     for name, control in cls.controls.items():
         if isinstance(control, Choice):
             continue

@@ -18,6 +18,7 @@ from dplearn import privacy_loss
 from dplearn.figures import controls
 from dplearn.figures.explorers import Explorer, load_all, spoken
 from dplearn.figures.widgets import explore, format_number, numbers_table
+from tests import shared_explorers
 
 
 class GaussianDensities(Explorer):
@@ -379,7 +380,7 @@ def test_every_control_shown_moves_the_figure_in_every_choice(figure_id):
     A slider that does nothing while shown is one a learner moves and thinks the page is
     broken; a hidden one that does something hides part of the lesson.
     """
-    explorer = EXPLORERS[figure_id]()
+    explorer = shared_explorers.at(figure_id)
     dead, hidden_alive = [], []
     for choices in _choice_settings(type(explorer)):
         explorer.update(**choices)
