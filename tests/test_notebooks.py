@@ -13,6 +13,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from dplearn.exercises import grade
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("DPLEARN_NOTEBOOKS", ROOT / "notebooks"))
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
@@ -66,6 +68,7 @@ def run(path):
         resources={"metadata": {"path": str(path.parent)}},
         # Save the widgets' state: exceptions raised in slider callbacks end up there.
         store_widget_state=True,
+        config=grade.kernel_config(),
     )
     client.execute()
     return nb

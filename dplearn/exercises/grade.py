@@ -28,6 +28,7 @@ import pathlib
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import asdict, dataclass, field
 
 import nbformat
@@ -84,6 +85,27 @@ def _error_lines(nb):
     return found
 
 
+def kernel_config():
+    """nbclient's configuration for a kernel that no other process can take the ports of.
+
+    Over TCP, jupyter_client picks five free ports and lets them go before the kernel
+    binds them; with several kernels starting at once (a class's submissions graded side
+    by side, the test suite's workers) another process can take one in between, and the
+    kernel dies at start ("Address already in use"). Where the system has them, the
+    kernel talks over socket files of its own (ZeroMQ's ipc transport) instead, named
+    by an absolute path: the kernel runs in the notebook's folder, its client here.
+    """
+    from traitlets.config import Config
+
+    config = Config()
+    if os.name == "posix":
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.ip = os.path.join(
+            tempfile.gettempdir(), f"dplearn-kernel-{uuid.uuid4().hex}"
+        )
+    return config
+
+
 def _execute(nb, path, timeout, kernel_name, record_path):
     """Runs nb in place; returns (status, problems)."""
     from nbclient import NotebookClient
@@ -97,6 +119,7 @@ def _execute(nb, path, timeout, kernel_name, record_path):
         kernel_name=kernel_name,
         allow_errors=True,
         resources={"metadata": {"path": str(path.parent)}},
+        config=kernel_config(),
     )
     try:
         client.execute(env=environment)
