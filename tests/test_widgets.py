@@ -14,7 +14,7 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from dplearn import privacy_loss
+from dplearn import privacy_loss, widget_models
 from dplearn.figures import controls
 from dplearn.figures.explorers import Explorer, load_all, spoken
 from dplearn.figures.widgets import explore, format_number, numbers_table
@@ -400,3 +400,36 @@ def test_every_control_shown_moves_the_figure_in_every_choice(figure_id):
                 hidden_alive.append(f"{name} under {choices}")
     assert not dead, f"{figure_id}: shown but moving them changes nothing: {dead}"
     assert not hidden_alive, f"{figure_id}: hidden but they change the figure: {hidden_alive}"
+
+
+def test_shared_layouts_and_styles_stay_as_made():
+    """Figure boxes and answer boxes share their fixed layouts and styles
+    (dplearn.widget_models): moving every choice through its options, opening the table
+    and checking an answer change none of them, and no control's own layout is shared."""
+    made = {id(model) for model, _traits in widget_models.shared()}
+    for figure_id in EXPLORERS:
+        view = explore(EXPLORERS[figure_id]())
+        for name, control in view.explorer.controls.items():
+            slider = view.sliders[name]
+            assert id(slider.layout) not in {id(m) for m, _ in widget_models.shared()}, name
+            for value in control.options if isinstance(control, controls.Choice) else ():
+                slider.value = value
+        view.text.toggle.value = True
+        view.text.toggle.value = False
+    # And an answer box of each kind, checked with a wrong answer, then its solution shown.
+    from dplearn import exercises
+
+    kinds = {item.kind: item for item in exercises.load_all().values()}
+    for item in kinds.values():
+        box = item.widget()
+        if item.kind != "choice":
+            box.answer.value = "not an answer"
+        box.run_check()
+        box.show_solution()
+    models = widget_models.shared()
+    assert models and {id(model) for model, _ in models} >= made
+    for model, traits in models:
+        now = {name: getattr(model, name) for name in traits}
+        assert now == traits, (type(model).__name__, traits, now)
+    # All lessons together share 17 today: a few kinds of box, not one per widget.
+    assert len(models) <= 25, [(type(m).__name__, t) for m, t in models]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dplearn import widget_models
+
 __all__ = [
     "Control",
     "Choice",
@@ -169,8 +171,9 @@ class Control(_Applicability):
             description_allow_html=False,
             continuous_update=not self.on_release,
             tooltip=self.description or name or self.label,
+            # Its own layout (a control is hidden or shown), the page's one style.
             layout=widgets.Layout(width="30em"),
-            style={"description_width": "8em"},
+            style=widget_models.style(widgets.FloatSlider, description_width="8em"),
         )
         if self.integer:
             return widgets.IntSlider(
@@ -257,7 +260,9 @@ class Choice(_Applicability):
             value=self.clip(value),
             description=self.label,
             tooltips=[self.description or name or self.label] * len(self.options),
-            style={"description_width": "8em", "button_width": "auto"},
+            style=widget_models.style(
+                widgets.ToggleButtons, description_width="8em", button_width="auto"
+            ),
             # On one row with its label, as a slider is (by default the label sits above).
             layout=widgets.Layout(display="flex", flex_flow="row nowrap", align_items="center"),
         )
@@ -336,8 +341,9 @@ class SteppedControl(Control):
             description=self.label,
             continuous_update=True,
             tooltip=self.description or name or self.label,
+            # Its own layout (a control is hidden or shown), the page's one style.
             layout=widgets.Layout(width="30em"),
-            style={"description_width": "8em"},
+            style=widget_models.style(widgets.FloatSlider, description_width="8em"),
         )
         # ipywidgets leaves the label empty when the value is the first option.
         slider.label = self.label_of(value)

@@ -19,7 +19,7 @@ import math
 
 import ipywidgets as widgets
 
-from dplearn import page_access
+from dplearn import page_access, widget_models
 from dplearn._environment import in_app_mode
 
 __all__ = [
@@ -136,11 +136,21 @@ class Readout(widgets.HBox):
             self._name_views, self._value_views, children = [], [], []
             for chunk in self._chunks(names):
                 rows = "".join(f"<div style='{_ROW_STYLE}'>{_escape_name(n)}</div>" for n in chunk)
-                name_view = widgets.HTMLMath(rows, layout=widgets.Layout(margin="0 1em 0 0"))
-                value_view = widgets.HTML("", layout=widgets.Layout(margin="0 2em 0 0"))
+                name_view = widgets.HTMLMath(
+                    rows,
+                    layout=widget_models.layout(margin="0 1em 0 0"),
+                    style=widget_models.style(widgets.HTMLMath),
+                )
+                value_view = widgets.HTML(
+                    "",
+                    layout=widget_models.layout(margin="0 2em 0 0"),
+                    style=widget_models.style(widgets.HTML),
+                )
                 self._name_views.append(name_view)
                 self._value_views.append(value_view)
-                children.append(widgets.HBox([name_view, value_view]))
+                children.append(
+                    widgets.HBox([name_view, value_view], layout=widget_models.layout())
+                )
             self.children = children
         for chunk, value_view in zip(self._chunks(names), self._value_views, strict=True):
             value_view.value = "".join(
@@ -207,24 +217,36 @@ class FigureText(widgets.VBox):
     def __init__(self, explorer):
         self.explorer = explorer
         self.name = widgets.HTML(
-            html.escape(f"Figure {explorer.figure_id}: {explorer.title}", quote=False)
+            html.escape(f"Figure {explorer.figure_id}: {explorer.title}", quote=False),
+            layout=widget_models.layout(),
+            style=widget_models.style(widgets.HTML),
         )
         self.name.add_class("dplearn-figure-name")
         self.name.add_class(page_access.VISUALLY_HIDDEN)
-        self.description = widgets.HTML("")
+        self.description = widgets.HTML(
+            "", layout=widget_models.layout(), style=widget_models.style(widgets.HTML)
+        )
         self.description.add_class("dplearn-figure-description")
         self.description.add_class(page_access.VISUALLY_HIDDEN)
         self.toggle = widgets.ToggleButton(
             value=False,
             description="Table",
             tooltip="Show the figure's description and its numbers as text",
-            layout=widgets.Layout(width="8em"),
+            layout=widget_models.layout(width="8em"),
+            style=widget_models.style(widgets.ToggleButton),
         )
         self.toggle.add_class("dplearn-table-toggle")
-        self.table = widgets.HTMLMath("", layout=widgets.Layout(display="none"))
+        # Its own layout: opening the table changes it.
+        self.table = widgets.HTMLMath(
+            "",
+            layout=widgets.Layout(display="none"),
+            style=widget_models.style(widgets.HTMLMath),
+        )
         self.table.add_class("dplearn-figure-table")
         self.toggle.observe(lambda change: self.show(), names="value")
-        super().__init__([self.toggle, self.table, self.name, self.description])
+        super().__init__(
+            [self.toggle, self.table, self.name, self.description], layout=widget_models.layout()
+        )
         self.add_class("dplearn-figure-text")
         self.show()
 
@@ -252,14 +274,14 @@ class Exploration(widgets.VBox):
         if control_columns > 1:
             controls_box = widgets.GridBox(
                 controls,
-                layout=widgets.Layout(
+                layout=widget_models.layout(
                     grid_template_columns=f"repeat({control_columns}, max-content)",
                     grid_gap="0 1em",
                     align_content="flex-start",
                 ),
             )
         else:
-            controls_box = widgets.VBox(controls)
+            controls_box = widgets.VBox(controls, layout=widget_models.layout())
         controls_box.add_class("dplearn-controls")
         readout.layout.margin = "0 0 0 1em"
         # Wrapping: where the page is narrower than Voilà's at 1280 px (JupyterLab with
@@ -268,9 +290,15 @@ class Exploration(widgets.VBox):
         if beside:
             # The figure keeps its own width, so the readout sits right beside it.
             view.layout.flex = "0 0 auto"
-            children = [controls_box, widgets.HBox([view, readout], layout=widgets.Layout(**row))]
+            children = [
+                controls_box,
+                widgets.HBox([view, readout], layout=widget_models.layout(**row)),
+            ]
         else:
-            children = [widgets.HBox([controls_box, readout], layout=widgets.Layout(**row)), view]
+            children = [
+                widgets.HBox([controls_box, readout], layout=widget_models.layout(**row)),
+                view,
+            ]
         if _is_live_canvas(view):
             # The canvas never grows past the box (see FIT_STYLE).
             view.layout.max_width = "100%"
@@ -278,7 +306,11 @@ class Exploration(widgets.VBox):
             view.add_class("dplearn-static-figure")
         # After the figure, so that the controls and the figure stay children 0 and 1.
         self.text = FigureText(explorer)
-        self.fit_style = widgets.HTML(FIT_STYLE, layout=widgets.Layout(display="none"))
+        self.fit_style = widgets.HTML(
+            FIT_STYLE,
+            layout=widget_models.layout(display="none"),
+            style=widget_models.style(widgets.HTML),
+        )
         super().__init__([*children, self.text, self.fit_style])
         self.add_class("dplearn-exploration")
         # How each control shows when it applies (buttons lay out as a flex row).
