@@ -119,13 +119,3 @@ def lab_site(tmp_path_factory):
 
     with lab_folder_server(tmp_path_factory.mktemp("lab-site")) as server:
         yield server
-
-
-def pytest_terminal_summary(terminalreporter):
-    # An expected failure may leave what it saw (its "diagnosis" property: a page's
-    # console, a server's log): printed here, since pytest-xdist workers' output is not.
-    for report in terminalreporter.stats.get("xfailed", []):
-        for name, value in report.user_properties:
-            if name == "diagnosis":
-                terminalreporter.write_sep("-", f"diagnosis of {report.nodeid}")
-                terminalreporter.write_line(str(value))
