@@ -22,6 +22,12 @@ VENV=.venv
 PYTHON="$VENV/bin/python"
 FIRST_LESSON=notebooks/00-see-why-answers-need-noise.ipynb
 PORT="${PORT:-8888}"
+# Kernels started many at once (a preheated pool) talk over socket files of their own
+# where the system has them: over TCP, a kernel's port, picked free, can be taken by
+# another process before the kernel binds it, and the kernel dies ("Address already in use").
+# (Linux only: macOS's temporary folders make socket paths longer than it allows.)
+KERNEL_TRANSPORT=
+if [ "$(uname -s)" = Linux ]; then KERNEL_TRANSPORT=--KernelManager.transport=ipc; fi
 
 ensure_environment() {
   if [ ! -x "$PYTHON" ]; then
@@ -132,7 +138,7 @@ case "$command" in
     # lesson opens live at once; a used kernel is replaced a second later.
     exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser \
       --Voila.custom_display_url="http://127.0.0.1:$PORT/voila/render/index.ipynb" \
-      --preheat_kernel=True --pool_size="${POOL_SIZE:-1}" \
+      --preheat_kernel=True --pool_size="${POOL_SIZE:-1}" $KERNEL_TRANSPORT \
       "$@" notebooks/
     ;;
   figures)

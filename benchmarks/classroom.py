@@ -45,7 +45,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "hub"))
 
-from rehearsal import CHROMIUM_FLAGS, FIGURES_PAINTED  # noqa: E402 - the hub's learners
+from rehearsal import CHROMIUM_FLAGS, FIGURES_PAINTED, KERNEL_TRANSPORT  # noqa: E402
 
 from tests.test_browser import (  # noqa: E402 - the browser set-up of the tests
     CHROMIUM,
@@ -138,6 +138,7 @@ def voila(folder, folder_options, log_path):
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
+        *KERNEL_TRANSPORT,
         *folder_options,
     ]
     return Server(command, port, log_path, cwd=ROOT)

@@ -38,6 +38,12 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1280, "height": 720}
+#: For a Jupyter or Voilà server that starts many kernels at once (a preheated pool, a
+#: test run): its kernels talk over socket files of their own. Over TCP, a kernel's port,
+#: picked free, can be taken by another process before the kernel binds it, and the
+#: kernel dies at start ("Address already in use"), as `tasks.sh present` avoids too.
+#: Linux only: macOS's temporary folders make socket paths longer than it allows.
+KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"] if sys.platform == "linux" else []
 LESSON = "02-see-what-delta-means.ipynb"
 
 # Runs in every page: counts the images drawn on each canvas, notes the last key press.

@@ -37,6 +37,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("DPLEARN_NOTEBOOKS", ROOT / "notebooks"))
+sys.path.insert(0, str(ROOT / "hub"))
+from rehearsal import KERNEL_TRANSPORT  # noqa: E402 - the lessons' servers start many kernels
+
 #: The lessons (NN-verb-phrase.ipynb); the contents page, index.ipynb, is checked on its own.
 NOTEBOOKS = sorted(
     path for path in NOTEBOOK_DIR.glob("*.ipynb") if re.fullmatch(r"\d\d-.+\.ipynb", path.name)
@@ -692,6 +695,7 @@ def voila_folder_server(tmp_path, *options):
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
+        *KERNEL_TRANSPORT,
         *options,
     ]
     return Server(command, port, tmp_path / "voila-folder.log", cwd=NOTEBOOK_DIR.parent)

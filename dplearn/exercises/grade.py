@@ -100,8 +100,9 @@ def kernel_config():
     config = Config()
     if os.name == "posix":
         config.KernelManager.transport = "ipc"
+        # Short: a socket's path may not be longer than about 100 characters.
         config.KernelManager.ip = os.path.join(
-            tempfile.gettempdir(), f"dplearn-kernel-{uuid.uuid4().hex}"
+            tempfile.gettempdir(), f"dplearn-{uuid.uuid4().hex[:12]}"
         )
     return config
 
