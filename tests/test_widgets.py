@@ -403,9 +403,9 @@ def test_every_control_shown_moves_the_figure_in_every_choice(figure_id):
 
 
 def test_shared_layouts_and_styles_stay_as_made():
-    """Figure boxes and answer boxes share their fixed layouts and styles
-    (dplearn.widget_models): moving every choice through its options, opening the table
-    and checking an answer change none of them, and no control's own layout is shared."""
+    """Figure boxes share their fixed layouts and styles (dplearn.widget_models): moving
+    every choice through its options, opening the table, and checking an answer in an
+    answer box beside them change none of them, and no control's own layout is shared."""
     made = {id(model) for model, _traits in widget_models.shared()}
     for figure_id in EXPLORERS:
         view = explore(EXPLORERS[figure_id]())
@@ -431,5 +431,5 @@ def test_shared_layouts_and_styles_stay_as_made():
     for model, traits in models:
         now = {name: getattr(model, name) for name in traits}
         assert now == traits, (type(model).__name__, traits, now)
-    # All lessons together share 17 today: a few kinds of box, not one per widget.
+    # All lessons' figure boxes share a dozen today: a few kinds of box, not one per widget.
     assert len(models) <= 25, [(type(m).__name__, t) for m, t in models]

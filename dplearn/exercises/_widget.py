@@ -17,7 +17,7 @@ import weakref
 
 import ipywidgets as widgets
 
-from dplearn import exercises, widget_models
+from dplearn import exercises
 from dplearn._environment import in_app_mode
 
 __all__ = ["ExerciseBox"]
@@ -111,8 +111,7 @@ class ExerciseBox(widgets.VBox):
                     (f"({letter}) {text}", letter) for letter, text in exercise.options.items()
                 ],
                 value=None,
-                layout=widget_models.layout(width="auto"),
-                style=widget_models.style(widgets.RadioButtons),
+                layout=widgets.Layout(width="auto"),
             )
         else:
             placeholder = (
@@ -122,27 +121,22 @@ class ExerciseBox(widgets.VBox):
             self.answer = widgets.Text(
                 placeholder=placeholder,
                 description="Your answer",
-                style=widget_models.style(widgets.Text, description_width="initial"),
+                style={"description_width": "initial"},
                 continuous_update=False,
-                layout=widget_models.layout(width="34em"),
+                layout=widgets.Layout(width="34em"),
             )
             # Enter (or leaving the box) sends the value: check it, as the button does.
             self.answer.observe(lambda change: self.run_check(), names="value")
         self.answer.add_class("dplearn-answer")
-        # Layouts and styles shared with every box of the page (dplearn.widget_models).
-        fixed = dict(layout=widget_models.layout(), style=widget_models.style(widgets.Button))
-        self.check_button = widgets.Button(description="Check", button_style="primary", **fixed)
+        self.check_button = widgets.Button(description="Check", button_style="primary")
         self.check_button.add_class("dplearn-check")
         self.check_button.on_click(lambda button: self.run_check())
-        self.feedback = widgets.HTMLMath(
-            value="", layout=widget_models.layout(), style=widget_models.style(widgets.HTMLMath)
-        )
+        self.feedback = widgets.HTMLMath(value="")
         self.feedback.add_class("dplearn-feedback")
         self.solution_button = widgets.Button(
             description="Show solution",
             disabled=not exercises.attempted(exercise.id),
             tooltip="The worked solution opens after your first attempt.",
-            **fixed,
         )
         self.solution_button.add_class("dplearn-show-solution")
         self.solution_button.on_click(lambda button: self.show_solution())
@@ -153,14 +147,12 @@ class ExerciseBox(widgets.VBox):
         #: gets the same message still shows that it ran.
         self.checks = 0
         guide = widgets.HTML(
-            _OPTION_STYLE + f"<span style='color:#57606a'>{_help(exercise)}</span>",
-            layout=widget_models.layout(),
-            style=widget_models.style(widgets.HTML),
+            _OPTION_STYLE + f"<span style='color:#57606a'>{_help(exercise)}</span>"
         )
         super().__init__(
             [
                 guide,
-                widgets.HBox([self.answer, self.check_button], layout=widget_models.layout()),
+                widgets.HBox([self.answer, self.check_button]),
                 self.feedback,
                 self.solution_button,
                 self.solution_area,
