@@ -409,9 +409,10 @@ def test_shared_layouts_and_styles_stay_as_made():
     made = {id(model) for model, _traits in widget_models.shared()}
     for figure_id in EXPLORERS:
         view = explore(EXPLORERS[figure_id]())
+        shared_ids = {id(model) for model, _traits in widget_models.shared()}
         for name, control in view.explorer.controls.items():
             slider = view.sliders[name]
-            assert id(slider.layout) not in {id(m) for m, _ in widget_models.shared()}, name
+            assert id(slider.layout) not in shared_ids, name
             for value in control.options if isinstance(control, controls.Choice) else ():
                 slider.value = value
         view.text.toggle.value = True
