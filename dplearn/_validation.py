@@ -19,6 +19,11 @@ _SHORT.maxother = 40
 _SHORT.maxlist = 6
 
 
+def short(value):
+    """A repr of value short enough for an error message (long lists and strings cut)."""
+    return _SHORT.repr(value)
+
+
 def _is_number(item):
     """True for a real number that is not a boolean (Python, numpy, Fraction, Decimal)."""
     return isinstance(item, numbers.Number | np.number) and not isinstance(
@@ -27,10 +32,11 @@ def _is_number(item):
 
 
 def _not_a_number(name, value):
-    return ValueError(f"{name} must be a number, got {_SHORT.repr(value)}")
+    return ValueError(f"{name} must be a number, got {short(value)}")
 
 
-def _as_float_array(name, value):
+def float_array(name, value):
+    """Checks the type rules and returns value as a float array (NaN and infinities pass)."""
     if isinstance(value, str | bytes | bool | np.bool_) or value is None:
         raise _not_a_number(name, value)
     try:
@@ -56,13 +62,13 @@ def _as_float_array(name, value):
         return raw.astype(float)
     except OverflowError:
         raise ValueError(
-            f"{name} must be a number within the float range, got {_SHORT.repr(value)}"
+            f"{name} must be a number within the float range, got {short(value)}"
         ) from None
     except (TypeError, ValueError):
         raise _not_a_number(name, value) from None
 
 
-def _describe(array):
+def describe(array):
     """The offending values of an array, short enough for an error message."""
     flat = np.ravel(array)
     return repr(float(flat[0])) if flat.size == 1 else np.array2string(flat, threshold=6)
@@ -73,15 +79,14 @@ def _result(name, value, array, scalar):
         return array
     if array.ndim != 0:
         raise ValueError(
-            f"{name} must be a single number, got an array of shape {array.shape}: "
-            f"{_SHORT.repr(value)}"
+            f"{name} must be a single number, got an array of shape {array.shape}: {short(value)}"
         )
     return float(array)
 
 
 def number(name, value, *, scalar=False):
     """Checks only the type rules (NaN and infinities pass) and returns floats."""
-    return _result(name, value, _as_float_array(name, value), scalar)
+    return _result(name, value, float_array(name, value), scalar)
 
 
 def scalar(name, value):
@@ -91,10 +96,10 @@ def scalar(name, value):
 
 def positive(name, value, *, scalar=False):
     """Checks that value is a finite number > 0 (scalar or array) and returns it as floats."""
-    array = _as_float_array(name, value)
+    array = float_array(name, value)
     bad = ~np.isfinite(array) | (array <= 0)
     if np.any(bad):
-        raise ValueError(f"{name} must be finite and > 0, got {_describe(array[bad])}")
+        raise ValueError(f"{name} must be finite and > 0, got {describe(array[bad])}")
     return _result(name, value, array, scalar)
 
 
@@ -107,9 +112,9 @@ def whole(name, value, minimum=None, maximum=None):
     """Checks that value is a whole number within [minimum, maximum] and returns an int."""
     low = "" if minimum is None else f" >= {minimum}"
     high = "" if maximum is None else f" and <= {maximum}"
-    message = f"{name} must be a whole number{low}{high}, got {_SHORT.repr(value)}"
+    message = f"{name} must be a whole number{low}{high}, got {short(value)}"
     try:
-        array = _as_float_array(name, value)
+        array = float_array(name, value)
     except ValueError:
         raise ValueError(message) from None
     if (
@@ -137,39 +142,69 @@ def generator(rng):
 
 def finite(name, value, *, scalar=False):
     """Checks that value is finite (scalar or array) and returns it as floats."""
-    array = _as_float_array(name, value)
+    array = float_array(name, value)
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got {_describe(array[~np.isfinite(array)])}")
+        raise ValueError(f"{name} must be finite, got {describe(array[~np.isfinite(array)])}")
     return _result(name, value, array, scalar)
 
 
 def epsilon(value, name="epsilon", *, scalar=False):
     """Checks a privacy budget: >= 0 and not NaN (infinity is allowed: no guarantee)."""
-    array = _as_float_array(name, value)
+    array = float_array(name, value)
     bad = np.isnan(array) | (array < 0)
     if np.any(bad):
-        raise ValueError(f"{name} must be >= 0 and not NaN, got {_describe(array[bad])}")
+        raise ValueError(f"{name} must be >= 0 and not NaN, got {describe(array[bad])}")
     return _result(name, value, array, scalar)
 
 
 def probability_open(name, value, *, scalar=False):
     """Checks that value lies strictly inside (0, 1)."""
-    array = _as_float_array(name, value)
+    array = float_array(name, value)
     bad = ~((array > 0) & (array < 1))
     if np.any(bad):
-        raise ValueError(f"{name} must lie in (0, 1), got {_describe(array[bad])}")
+        raise ValueError(f"{name} must lie in (0, 1), got {describe(array[bad])}")
     return _result(name, value, array, scalar)
 
 
 def probability_closed(name, value, *, scalar=False):
     """Checks that value lies in [0, 1]."""
-    array = _as_float_array(name, value)
+    array = float_array(name, value)
     bad = ~((array >= 0) & (array <= 1))
     if np.any(bad):
-        raise ValueError(f"{name} must lie in [0, 1], got {_describe(array[bad])}")
+        raise ValueError(f"{name} must lie in [0, 1], got {describe(array[bad])}")
     return _result(name, value, array, scalar)
 
 
 def scalar_or_array(array):
     """Returns a Python float for 0-d results, the array otherwise."""
     return float(array) if np.ndim(array) == 0 else array
+
+
+def finite_epsilon(value, name="epsilon", *, scalar=False):
+    """Checks a privacy parameter that must be finite: >= 0, not NaN and not infinite."""
+    array = epsilon(value, name)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(
+            f"{name} must be finite and >= 0, got {describe(array[~np.isfinite(array)])}"
+        )
+    return _result(name, value, array, scalar)
+
+
+def vector(name, value):
+    """Checks that value is a non-empty 1-d list of finite numbers and returns floats."""
+    array = number(name, value)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty list of numbers, got {short(value)}")
+    bad = ~np.isfinite(array)
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite (no NaN or inf), got {describe(array[bad])}")
+    return array
+
+
+def orders(name, value):
+    """Checks Rényi orders: finite numbers > 1 (scalar or array), returned as floats."""
+    array = number(name, value)
+    bad = ~np.isfinite(array) | (array <= 1.0)
+    if np.any(bad):
+        raise ValueError(f"{name} must be finite and > 1, got {describe(array[bad])}")
+    return array

@@ -60,7 +60,15 @@ from dplearn.composition.pld import (
     _round_off,
 )
 
-__all__ = ["PLDEpsilonBracket", "dp_sgd_epsilon", "dp_sgd_bracket", "DEFAULT_GRID_WIDTH"]
+__all__ = [
+    "PLDEpsilonBracket",
+    "DPSGDRun",
+    "check_run",
+    "dp_sgd_epsilon",
+    "dp_sgd_bracket",
+    "dp_sgd_pld",
+    "DEFAULT_GRID_WIDTH",
+]
 
 #: Grid width h of the PLD accountant by default (dp_accounting's default too).
 DEFAULT_GRID_WIDTH = 1e-4
@@ -90,7 +98,34 @@ class PLDEpsilonBracket(NamedTuple):
     grid_width: float
 
 
-def _inputs(sampling_rate, noise_multiplier, steps, delta):
+class DPSGDRun(NamedTuple):
+    """The setting of a DP-SGD run that its privacy depends on, checked (``check_run``).
+
+    Attributes:
+      sampling_rate: q, in (0, 1].
+      noise_multiplier: sigma, in [1e-3, 1e6].
+      steps: T, a whole number in [1, 10**7].
+    """
+
+    sampling_rate: float
+    noise_multiplier: float
+    steps: int
+
+
+def check_run(sampling_rate, noise_multiplier, steps):
+    """Checks the setting of a DP-SGD run the accountants accept.
+
+    Args:
+      sampling_rate: Poisson sampling rate q, in (0, 1].
+      noise_multiplier: sigma, in [1e-3, 1e6].
+      steps: T, a whole number in [1, 10**7].
+
+    Returns:
+      A ``DPSGDRun`` of floats and an int.
+
+    Raises:
+      ValueError: naming the first argument outside its range.
+    """
     rate = check.scalar("sampling_rate", sampling_rate)
     if not 0.0 < rate <= 1.0:
         raise ValueError(f"sampling_rate must lie in (0, 1], got {sampling_rate!r}")
@@ -98,6 +133,11 @@ def _inputs(sampling_rate, noise_multiplier, steps, delta):
     if not 1e-3 <= sigma <= 1e6:
         raise ValueError(f"noise_multiplier must lie in [1e-3, 1e6], got {noise_multiplier!r}")
     steps = check.whole("steps", steps, minimum=1, maximum=10**7)
+    return DPSGDRun(rate, sigma, steps)
+
+
+def _inputs(sampling_rate, noise_multiplier, steps, delta):
+    rate, sigma, steps = check_run(sampling_rate, noise_multiplier, steps)
     delta = check.probability_open("delta", delta, scalar=True)
     return rate, sigma, steps, delta
 
@@ -136,7 +176,7 @@ def dp_sgd_epsilon(
         if grid_width is not None:
             raise ValueError(f"grid_width applies to method 'pld' only, got {grid_width!r}")
         alphas = np.asarray(renyi.DEFAULT_ORDERS if orders is None else orders, dtype=object)
-        alphas = renyi._orders("orders", alphas.tolist())
+        alphas = check.orders("orders", alphas.tolist())
         one_step = np.asarray(
             renyi.rdp(subsampling.poisson(privacy_loss.gaussian(sigma), rate), alphas)
         )
@@ -163,6 +203,34 @@ def dp_sgd_bracket(sampling_rate, noise_multiplier, steps, delta, grid_width=Non
     rate, sigma, steps, delta = _inputs(sampling_rate, noise_multiplier, steps, delta)
     h = DEFAULT_GRID_WIDTH if grid_width is None else _grid_width(grid_width)
     return _bracket(rate, sigma, steps, delta, h, pessimistic_only=False)
+
+
+def dp_sgd_pld(sampling_rate, noise_multiplier, steps, grid_width=None, direction="remove"):
+    """The pessimistic privacy loss distribution of a DP-SGD run, in one direction.
+
+    The PLD whose ``dp_sgd_epsilon`` is read: one step's connect-the-dots PLD on a grid of
+    width h, composed T times in its Chernoff window, with every mass the window or the
+    round-off leaves off moved to +inf (so its delta is never below the exact one).
+
+    Args:
+      sampling_rate, noise_multiplier, steps: the run, as for ``dp_sgd_epsilon``.
+      grid_width: h, in [1e-6, 1]; None for 1e-4.
+      direction: "remove" (the example is in the first data set) or "add".
+
+    Returns:
+      A ``composition.PrivacyLossDistribution`` (pessimistic).
+
+    Raises:
+      ValueError: for a run outside ``check_run``'s ranges, a bad grid_width or direction.
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+    rate, sigma, steps = check_run(sampling_rate, noise_multiplier, steps)
+    h = DEFAULT_GRID_WIDTH if grid_width is None else _grid_width(grid_width)
+    if direction not in ("remove", "add"):
+        raise ValueError(f"direction must be 'remove' or 'add', got {direction!r}")
+    distribution, _ = _compose((rate, sigma, h, direction, True), steps)
+    return distribution
 
 
 # ----------------------------------------------------------------------------------------
@@ -198,19 +266,14 @@ class _StepLoss(LossLaw):
         return self._range
 
     def hockey(self, x):
-        return self.direction._hockey(np.asarray(x, dtype=float))
+        return self.direction.hockey_stick(np.asarray(x, dtype=float))
 
 
 def _standard_outputs(direction, losses):
     """z = (o - c) / sigma of the output whose loss is each grid loss (monotone)."""
     pair = direction.mechanism
     r = pair.ratio
-    q = direction.rate
-    if isinstance(direction, subsampling.SubsampledRemove):
-        ell = subsampling._remove_shift(losses, q)
-    else:
-        _, v = subsampling._add_parts(losses, q)
-        ell = -v
+    ell = direction.base_loss(losses)
     with np.errstate(over="ignore", invalid="ignore"):
         z = ell / r + r / 2.0
     # Beyond the loss's range (below the remove side's smallest, above the add side's
@@ -242,11 +305,11 @@ def _loss_range(direction, tail_mass):
     # found): the first candidate whose delta is at most tail_mass.
     candidates = np.geomspace(1e-6, 1e7, 241)
     candidates = np.append(candidates[candidates < top], top if np.isfinite(top) else 1e8)
-    meets = direction._hockey(candidates) <= tail_mass
+    meets = direction.hockey_stick(candidates) <= tail_mass
     first = int(np.argmax(meets)) if meets.any() else candidates.size - 1
     lower = candidates[first - 1] if first > 0 else 0.0
     fine = np.linspace(lower, candidates[first], 257)
-    meets = direction._hockey(fine) <= tail_mass
+    meets = direction.hockey_stick(fine) <= tail_mass
     upper = float(fine[int(np.argmax(meets))] if meets.any() else candidates[first])
     z = -float(special.ndtri(tail_mass))  # the remove side's far left is -z, the add's +z
     log_keep = math.log1p(-q) if q < 1.0 else -math.inf

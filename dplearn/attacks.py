@@ -69,7 +69,7 @@ def _matrix(queries):
         )
     wrong = (array != 0) & (array != 1)
     if np.any(wrong):
-        raise ValueError(f"queries must hold only 0s and 1s, got {check._describe(array[wrong])}")
+        raise ValueError(f"queries must hold only 0s and 1s, got {check.describe(array[wrong])}")
     if array.size > MAX_ENTRIES:
         raise ValueError(
             f"queries must have at most {MAX_ENTRIES} entries (m * n), got shape {array.shape}"
@@ -83,7 +83,7 @@ def _bits(name, values):
         raise ValueError(f"{name} must be a non-empty 1-d array of bits, got shape {array.shape}")
     wrong = (array != 0) & (array != 1)
     if np.any(wrong):
-        raise ValueError(f"{name} must hold only 0s and 1s, got {check._describe(array[wrong])}")
+        raise ValueError(f"{name} must hold only 0s and 1s, got {check.describe(array[wrong])}")
     return array
 
 

@@ -20,12 +20,6 @@ from scipy import optimize
 from dplearn import _validation as check
 from dplearn import privacy_loss
 from dplearn._safe_side import step_up
-from dplearn.privacy_loss._gaussian import (
-    _gaussian_log_delta,
-    _gaussian_log_delta_parts,
-    _gaussian_upper,
-)
-from dplearn.privacy_loss._pair import _RATIO_MAX, _TINY
 
 __all__ = [
     "laplace_scale",
@@ -53,7 +47,7 @@ def _broadcast(**named):
 
 
 def _out_of_range(what, value, **inputs):
-    given = ", ".join(f"{name}={check._describe(np.asarray(v))}" for name, v in inputs.items())
+    given = ", ".join(f"{name}={check.describe(np.asarray(v))}" for name, v in inputs.items())
     return ValueError(f"{what} lies outside the float range ({value}) for {given}")
 
 
@@ -168,7 +162,7 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
 
     def too_small(sigma):
         # Exactly as GaussianNoise evaluates it: ratio = sensitivity / sigma.
-        log_delta = _gaussian_log_delta(epsilon, sensitivity / sigma)
+        log_delta = privacy_loss.gaussian_log_delta_terms(epsilon, sensitivity / sigma)[0]
         with np.errstate(under="ignore"):
             return (log_delta > log_target) | (np.exp(log_delta) > delta)
 
@@ -176,8 +170,9 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     return check.scalar_or_array(sigma.reshape(shape))
 
 
-# The unit-sensitivity ratio r = 1 / sigma is searched in [_TINY, _RATIO_MAX] (in ln r).
-_LOG_RATIO_LOW, _LOG_RATIO_HIGH = np.log(_TINY), np.log(_RATIO_MAX)
+# The unit-sensitivity ratio r = 1 / sigma is searched over all the ratios Gaussian noise
+# accepts (in ln r).
+_LOG_RATIO_LOW, _LOG_RATIO_HIGH = np.log(privacy_loss.GAUSSIAN_RATIO_RANGE)
 
 
 def _unit_ratio(epsilon, log_target, max_steps=200):
@@ -198,11 +193,13 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
     """
 
     def gap(v, where):
-        return _gaussian_log_delta(epsilon[where], np.exp(v)) - log_target[where]
+        return (
+            privacy_loss.gaussian_log_delta_terms(epsilon[where], np.exp(v))[0] - log_target[where]
+        )
 
     def newton_step(v, where):
         """(ln delta - ln target, a Newton step on a near-straight function of ln delta)."""
-        log_delta, relative = _gaussian_log_delta_parts(epsilon[where], np.exp(v))
+        log_delta, relative = privacy_loss.gaussian_log_delta_terms(epsilon[where], np.exp(v))
         # d ln(delta) / dv = r phi(a) / delta, from ln(delta / phi(a)) computed without
         # cancellation.
         log_slope = v - relative
@@ -214,7 +211,7 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
         # dc/dv = -(epsilon/r + r/2), so d sqrt(-2 ln delta)/dc = slope / (width (c + r)).
         tail = target < np.log(0.5)
         width = np.sqrt(-2.0 * log_delta)
-        c = -_gaussian_upper(eps, np.exp(v))
+        c = -privacy_loss.gaussian_tail_point(eps, np.exp(v))
         log_speed = np.logaddexp(np.log(eps) - v, v - np.log(2.0))
         c_next = c + (np.sqrt(-2.0 * target) - width) * np.exp(
             np.log(width) + log_speed - log_slope

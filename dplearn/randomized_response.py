@@ -57,7 +57,7 @@ def _answers(name, values):
     wrong = (array != 0) & (array != 1)
     if np.any(wrong):
         raise ValueError(
-            f"{name} must hold only 0 (no) and 1 (yes), got {check._describe(array[wrong])}"
+            f"{name} must hold only 0 (no) and 1 (yes), got {check.describe(array[wrong])}"
         )
     return array
 
@@ -67,10 +67,10 @@ def _people(n):
     array = check.positive("n", n)
     if np.any(array != np.floor(array)):
         raise ValueError(
-            f"n must be whole numbers >= 1, got {check._describe(array[array != np.floor(array)])}"
+            f"n must be whole numbers >= 1, got {check.describe(array[array != np.floor(array)])}"
         )
     if np.any(array < 1):
-        raise ValueError(f"n must be whole numbers >= 1, got {check._describe(array[array < 1])}")
+        raise ValueError(f"n must be whole numbers >= 1, got {check.describe(array[array < 1])}")
     return array
 
 
@@ -90,7 +90,7 @@ def truth_probability_for_epsilon(epsilon):
     if np.any(t >= 1.0):
         raise ValueError(
             f"epsilon must be below 36.7, where e^epsilon / (1 + e^epsilon) rounds to 1, "
-            f"got {check._describe(epsilon[t >= 1.0])}"
+            f"got {check.describe(epsilon[t >= 1.0])}"
         )
     return check.scalar_or_array(t)
 

@@ -24,21 +24,13 @@ from scipy import special
 from dplearn import _validation as check
 from dplearn import privacy_loss, subsampling
 
-__all__ = ["DEFAULT_ORDERS", "rdp", "to_epsilon", "best_order"]
+__all__ = ["DEFAULT_ORDERS", "rdp", "to_epsilon", "best_order", "epsilon_from_rdp"]
 
 #: The orders at which accountants evaluate RDP by default: dp_accounting's own list
 #: (1.1 to 10.9 by 0.1, 11 to 63, then 128, 256, 512 and 1024).
 DEFAULT_ORDERS = tuple(
     [round(1.0 + x / 10.0, 1) for x in range(1, 100)] + list(range(11, 64)) + [128, 256, 512, 1024]
 )
-
-
-def _orders(name, alpha):
-    array = check.number(name, alpha)
-    bad = ~np.isfinite(array) | (array <= 1.0)
-    if np.any(bad):
-        raise ValueError(f"{name} must be finite and > 1, got {check._describe(array[bad])}")
-    return array
 
 
 def rdp(pair, alpha):
@@ -65,7 +57,7 @@ def rdp(pair, alpha):
 
     Taught in: 11-account-for-a-training-run.ipynb
     """
-    alpha = _orders("alpha", alpha)
+    alpha = check.orders("alpha", alpha)
     if isinstance(pair, privacy_loss.GaussianNoise):
         # Beyond the largest double (alpha = 1e300 at sigma = 1e-5) D_alpha rounds to inf.
         with np.errstate(over="ignore"):
@@ -110,7 +102,7 @@ def _check_subsampled_orders(alpha, ratio, rate):
     if np.any(too_large):
         raise ValueError(
             f"alpha must be at most {MAX_SUBSAMPLED_ORDER} for a subsampled Gaussian, got "
-            f"{check._describe(alpha[too_large])}"
+            f"{check.describe(alpha[too_large])}"
         )
     if rate == 1.0:
         return
@@ -120,7 +112,7 @@ def _check_subsampled_orders(alpha, ratio, rate):
         raise ValueError(
             "alpha must be a whole number or at most "
             f"{_MAX_PANELS / (2.0 * ratio) - 28.0 / ratio:.4g} at this sigma, got "
-            f"{check._describe(alpha[fractional])}"
+            f"{check.describe(alpha[fractional])}"
         )
 
 
@@ -271,12 +263,44 @@ def _conversion(alphas, rdp_values, delta):
     return epsilons
 
 
+def epsilon_from_rdp(alphas, rdp_values, delta):
+    """The epsilon at delta of each order's RDP value, elementwise (``to_epsilon`` per order).
+
+    Args:
+      alphas: orders, each finite and > 1 (an array broadcast against ``rdp_values``).
+      rdp_values: D_alpha at those orders, >= 0 (inf allowed).
+      delta: target delta, in (0, 1).
+
+    Returns:
+      An array of the broadcast shape (a float for scalars): inf at orders <= 1.01, 0 where
+      delta is met at epsilon = 0. It may be negative; ``to_epsilon`` clips its minimum at 0.
+
+    Raises:
+      ValueError: for an order <= 1, a negative or NaN value, or delta outside (0, 1).
+
+    Taught in: 11-account-for-a-training-run.ipynb
+    """
+    alphas = check.orders("alphas", alphas)
+    values = check.number("rdp_values", rdp_values)
+    bad = np.isnan(values) | (values < 0)
+    if np.any(bad):
+        raise ValueError(f"rdp_values must be >= 0 and not NaN, got {check.describe(values[bad])}")
+    delta = check.probability_open("delta", delta, scalar=True)
+    try:
+        alphas, values = np.broadcast_arrays(alphas, values)
+    except ValueError:
+        raise ValueError(
+            f"rdp_values of shape {values.shape} do not match alphas of shape {alphas.shape}"
+        ) from None
+    return check.scalar_or_array(_conversion(alphas, values, delta))
+
+
 def _conversion_inputs(alphas, rdp_values, delta):
-    alphas = np.atleast_1d(_orders("alphas", alphas)).ravel()
+    alphas = np.atleast_1d(check.orders("alphas", alphas)).ravel()
     values = np.atleast_1d(check.number("rdp_values", rdp_values)).ravel()
     bad = np.isnan(values) | (values < 0)
     if np.any(bad):
-        raise ValueError(f"rdp_values must be >= 0 and not NaN, got {check._describe(values[bad])}")
+        raise ValueError(f"rdp_values must be >= 0 and not NaN, got {check.describe(values[bad])}")
     if values.shape != alphas.shape:
         raise ValueError(
             f"rdp_values must have one value per order: got {values.size} for {alphas.size} alphas"

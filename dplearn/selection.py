@@ -70,26 +70,6 @@ NOISES = ("laplace", "gumbel", "exponential")
 # ---------------------------------------------------------------------------
 
 
-def _scores(scores, name="scores"):
-    """A non-empty 1-d float array of finite scores, or a ValueError naming it."""
-    array = check.number(name, scores)
-    if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty list of numbers, got {scores!r}")
-    bad = ~np.isfinite(array)
-    if np.any(bad):
-        raise ValueError(
-            f"{name} must be finite (no NaN or inf), got {check._describe(array[bad])}"
-        )
-    return array
-
-
-def _epsilon(epsilon):
-    epsilon = check.epsilon(epsilon, scalar=True)
-    if not math.isfinite(epsilon):
-        raise ValueError(f"epsilon must be finite and >= 0, got {epsilon!r}")
-    return epsilon
-
-
 def _monotone(monotone):
     if not isinstance(monotone, bool | np.bool_):
         raise ValueError(f"monotone must be True or False, got {monotone!r}")
@@ -104,7 +84,7 @@ def _noise(noise):
 
 def _rate(epsilon, sensitivity, monotone):
     """a = epsilon / (2 Delta u), or epsilon / Delta u for monotone scores (checked)."""
-    epsilon = _epsilon(epsilon)
+    epsilon = check.finite_epsilon(epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     return epsilon / sensitivity if _monotone(monotone) else epsilon / (2.0 * sensitivity)
 
@@ -133,7 +113,7 @@ def exponential_mechanism_log(scores, epsilon, sensitivity=1.0, monotone=False):
 
     Taught in: 12-choose-privately.ipynb
     """
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     rate = _rate(epsilon, sensitivity, monotone)
     return _exponential_log(scores, rate)
 
@@ -220,7 +200,7 @@ def permute_and_flip(scores, epsilon, sensitivity=1.0, monotone=False):
 
     Taught in: 12-choose-privately.ipynb
     """
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     rate = _rate(epsilon, sensitivity, monotone)
     return np.exp(_permute_and_flip_log(scores, rate))
 
@@ -298,7 +278,7 @@ def report_noisy_max(scores, epsilon, noise, sensitivity=1.0, monotone=False):
         return exponential_mechanism(scores, epsilon, sensitivity, monotone)
     if noise == "exponential":
         return permute_and_flip(scores, epsilon, sensitivity, monotone)
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     return _laplace_probabilities(scores, _rate(epsilon, sensitivity, monotone))
 
 
@@ -311,7 +291,7 @@ def win_probability(scores, epsilon, noise, sensitivity=1.0, monotone=False):
     Taught in: 12-choose-privately.ipynb
     """
     noise = _noise(noise)
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     best = int(np.argmax(scores))
     if noise != "laplace":
         return float(report_noisy_max(scores, epsilon, noise, sensitivity, monotone)[best])
@@ -324,7 +304,7 @@ def win_probability(scores, epsilon, noise, sensitivity=1.0, monotone=False):
 
 
 def _log_probabilities(scores, epsilon, noise, sensitivity, monotone):
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     rate = _rate(epsilon, sensitivity, monotone)
     if noise == "gumbel":
         return _exponential_log(scores, rate)
@@ -371,7 +351,7 @@ def sample_report_noisy_max(
     Taught in: 12-choose-privately.ipynb
     """
     noise = _noise(noise)
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     rate = _rate(epsilon, sensitivity, monotone)
     rng = check.generator(rng)
     count = _size(size)
@@ -389,7 +369,7 @@ def sample_permute_and_flip(scores, epsilon, rng, size=None, sensitivity=1.0, mo
 
     Taught in: 12-choose-privately.ipynb
     """
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     rate = _rate(epsilon, sensitivity, monotone)
     rng = check.generator(rng)
     flip = np.exp(rate * (scores - scores.max()))
@@ -408,8 +388,8 @@ def sample_permute_and_flip(scores, epsilon, rng, size=None, sensitivity=1.0, mo
 
 
 def _neighbours(scores, neighbour_scores, sensitivity, monotone):
-    scores = _scores(scores)
-    neighbour = _scores(neighbour_scores, "neighbour_scores")
+    scores = check.vector("scores", scores)
+    neighbour = check.vector("neighbour_scores", neighbour_scores)
     if neighbour.shape != scores.shape:
         raise ValueError(
             f"neighbour_scores must have one score per candidate ({scores.size}), "
@@ -421,12 +401,12 @@ def _neighbours(scores, neighbour_scores, sensitivity, monotone):
     if np.any(np.abs(change) > sensitivity + slack):
         raise ValueError(
             f"neighbour_scores must differ from scores by at most the sensitivity "
-            f"{sensitivity!r} in each candidate, got changes {check._describe(change)}"
+            f"{sensitivity!r} in each candidate, got changes {check.describe(change)}"
         )
     if _monotone(monotone) and np.any(change > slack) and np.any(change < -slack):
         raise ValueError(
             "neighbour_scores must move every score in the same direction when monotone, "
-            f"got changes {check._describe(change)}"
+            f"got changes {check.describe(change)}"
         )
     return scores, neighbour
 
@@ -483,7 +463,7 @@ def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
 
     Taught in: 12-choose-privately.ipynb
     """
-    scores = _scores(scores)
+    scores = check.vector("scores", scores)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     monotone = _monotone(monotone)
     first = exponential_mechanism_log(scores, epsilon, sensitivity, monotone)
@@ -512,8 +492,8 @@ def quantile_scores(values, candidates, quantile=0.5):
 
     Taught in: 12-choose-privately.ipynb
     """
-    values = _scores(values, "values")
-    candidates = _scores(candidates, "candidates")
+    values = check.vector("values", values)
+    candidates = check.vector("candidates", candidates)
     quantile = check.probability_open("quantile", quantile, scalar=True)
     ordered = np.sort(values)
     below = np.searchsorted(ordered, candidates, side="left")
@@ -543,7 +523,7 @@ def sample_quantile(values, candidates, epsilon, rng, size=None, quantile=0.5):
 
     Taught in: 12-choose-privately.ipynb
     """
-    candidates = _scores(candidates, "candidates")
+    candidates = check.vector("candidates", candidates)
     probabilities = quantile_probabilities(values, candidates, epsilon, quantile)
     rng = check.generator(rng)
     picks = rng.choice(candidates.size, size=_size(size), p=probabilities / probabilities.sum())
@@ -562,9 +542,9 @@ def sample_histogram_quantile(values, candidates, epsilon, rng, size=None, quant
 
     Taught in: 12-choose-privately.ipynb
     """
-    values = _scores(values, "values")
-    candidates = np.sort(_scores(candidates, "candidates"))
-    epsilon = _epsilon(epsilon)
+    values = check.vector("values", values)
+    candidates = np.sort(check.vector("candidates", candidates))
+    epsilon = check.finite_epsilon(epsilon, scalar=True)
     if epsilon == 0:
         raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
     quantile = check.probability_open("quantile", quantile, scalar=True)

@@ -94,17 +94,8 @@ _LOG_HALF = math.log(0.5)
 # ---------------------------------------------------------------------------
 
 
-def _checked_answers(answers, name="answers"):
-    values = check.finite(name, answers)
-    if values.ndim != 1 or values.size == 0:
-        raise ValueError(
-            f"{name} must be a non-empty list of numbers, got {check._SHORT.repr(answers)}"
-        )
-    return values
-
-
 def _checked(answers, threshold, epsilon, sensitivity):
-    answers = _checked_answers(answers)
+    answers = check.vector("answers", answers)
     threshold = check.finite("threshold", threshold, scalar=True)
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
@@ -271,8 +262,8 @@ def above_threshold_losses(answers1, answers2, threshold, epsilon, sensitivity=1
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
-    first = _checked_answers(answers1, "answers1")
-    second = _checked_answers(answers2, "answers2")
+    first = check.vector("answers1", answers1)
+    second = check.vector("answers2", answers2)
     _check_neighbours(first, second, sensitivity)
     return above_threshold_log_probabilities(
         first, threshold, epsilon, sensitivity

@@ -297,8 +297,19 @@ class SubsampledRemove(_Subsampled):
             result = np.where(epsilon >= self.max_loss, -np.inf, np.log(self.rate) + inner)
             return check.scalar_or_array(result)
 
-    def _hockey(self, x):
-        """delta(x) for every real x (negative ones too): 1 - e^x at and below min_loss."""
+    def base_loss(self, loss):
+        """The base pair's loss at the output where this direction's loss is ``loss``.
+
+        The inverse of L = ln(1 - q + q e^l): l = ln(1 + (e^L - 1) / q), for checked arrays
+        of real L > ln(1 - q) (no argument checks: accountants call it on whole grids).
+        """
+        return _remove_shift(loss, self.rate)
+
+    def hockey_stick(self, x):
+        """delta(x) for every real x (negative ones too): 1 - e^x at and below min_loss.
+
+        No argument checks: accountants call it on whole grids of checked floats.
+        """
         x = np.asarray(x, dtype=float)
         q = self.rate
         with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
@@ -409,8 +420,19 @@ class SubsampledAdd(_Subsampled):
             result = np.where(below, log_factor + inner, -np.inf)
         return check.scalar_or_array(result)
 
-    def _hockey(self, x):
-        """delta(x) for every real x; 0 at and above max_loss."""
+    def base_loss(self, loss):
+        """The base pair's loss at the output where this direction's loss is ``loss``.
+
+        The inverse of L = -ln(1 - q + q e^l): l = ln(1 + (e^-L - 1) / q), for checked
+        arrays of real L < -ln(1 - q) (no argument checks: accountants call it on grids).
+        """
+        return -_add_parts(loss, self.rate)[1]
+
+    def hockey_stick(self, x):
+        """delta(x) for every real x; 0 at and above max_loss.
+
+        No argument checks: accountants call it on whole grids of checked floats.
+        """
         x = np.asarray(x, dtype=float)
         below = x < self.max_loss
         log_factor, v = _add_parts(np.where(below, x, 0.0), self.rate)

@@ -30,20 +30,6 @@ __all__ = [
 ]
 
 
-def _rho(rho):
-    rho = check.epsilon(rho, name="rho", scalar=True)
-    if not math.isfinite(rho):
-        raise ValueError(f"rho must be finite and >= 0, got {rho!r}")
-    return rho
-
-
-def _rhos(rho):
-    array = check.epsilon(rho, name="rho")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"rho must be finite and >= 0, got {check._describe(array)}")
-    return array
-
-
 def gaussian_rho(sigma, sensitivity=1.0):
     """rho = Delta^2 / (2 sigma^2) of the Gaussian mechanism: its D_alpha is rho alpha.
 
@@ -83,7 +69,7 @@ def _epsilon_at(log_gaps, rhos, delta):
     """Lesson 11's conversion (``renyi``) at the orders alpha = 1 + e^log_gaps for
     D_alpha = rho alpha, elementwise."""
     alphas = 1.0 + np.exp(log_gaps)
-    return renyi._conversion(alphas, rhos * alphas, delta)
+    return renyi.epsilon_from_rdp(alphas, rhos * alphas, delta)
 
 
 def _minimise(rhos, delta):
@@ -126,7 +112,7 @@ def to_epsilon(rho, delta):
 
     Taught in: 12-choose-privately.ipynb
     """
-    rho = _rhos(rho)
+    rho = check.finite_epsilon(rho, "rho")
     delta = check.probability_open("delta", delta, scalar=True)
     epsilon = _minimise(rho, delta)[0]
     return check.scalar_or_array(epsilon.reshape(np.shape(rho)))
@@ -137,7 +123,7 @@ def best_order(rho, delta):
 
     Taught in: 12-choose-privately.ipynb
     """
-    rho = _rho(rho)
+    rho = check.finite_epsilon(rho, "rho", scalar=True)
     delta = check.probability_open("delta", delta, scalar=True)
     if rho == 0:
         raise ValueError("rho must be > 0 for a best order, got 0.0")
@@ -149,6 +135,6 @@ def simple_epsilon(rho, delta):
 
     Taught in: 12-choose-privately.ipynb
     """
-    rho = _rho(rho)
+    rho = check.finite_epsilon(rho, "rho", scalar=True)
     delta = check.probability_open("delta", delta, scalar=True)
     return rho + 2.0 * math.sqrt(rho * -math.log(delta))

@@ -21,7 +21,7 @@ import pathlib
 
 import pytest
 
-from dplearn.page_access import QUIET_MS
+from dplearn.figures.page_access import QUIET_MS
 from tests.test_browser import CHROMIUM, NOTEBOOK_DIR, RUN_ALL_IN_LAB, wait_until_live
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

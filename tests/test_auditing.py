@@ -9,7 +9,9 @@ import mpmath
 import numpy as np
 import pytest
 
-from dplearn import _many_models, accounting, auditing, training
+from dplearn import accounting, auditing, training
+from dplearn.auditing import _many_models, black_box
+from dplearn.auditing import scores as scores_module
 
 MNIST_RATE = 256 / 60000
 
@@ -188,7 +190,7 @@ def test_strongest_attacker_hits_the_curve():
     )
     n = scores.members.size
     for alpha in (0.01, 0.05, 0.1, 0.3, 0.6):
-        threshold = auditing._threshold(scores.non_members, alpha)
+        threshold = scores_module._threshold(scores.non_members, alpha)
         tp, fn, fp, tn = auditing.audit_counts(scores, threshold)
         # Two-sided 99.9 % Clopper-Pearson intervals on both rates.
         fpr_low = stats.beta.ppf(0.0005, fp, tn + 1) if fp else 0.0
@@ -346,10 +348,10 @@ def _no_extras(data, models):
 def test_models_trained_together_are_lesson_11s_run_without_sampling_or_noise():
     # With every example in every batch and no noise, both trainers are deterministic:
     # the same start, steps, clipping and step size must give the same weights.
-    data = auditing._breast_cancer()
+    data = black_box._breast_cancer()
     for rate, clip_norm in ((1.0, 1.0), (1.0, 0.05)):
-        run = auditing._Run(rate, 0.0, clip_norm, 3, 0.5)
-        together = auditing._train_many(data, *_no_extras(data, 2), run, np.random.default_rng(0))
+        run = auditing.TrainingRun(rate, 0.0, clip_norm, 3, 0.5)
+        together = black_box._train_many(data, *_no_extras(data, 2), run, np.random.default_rng(0))
         alone = training._train(data, rate, 0.0, clip_norm, 3, 0.5, np.random.default_rng(0))[3]
         for weights in together:
             np.testing.assert_allclose(weights, alone, rtol=1e-11, atol=1e-13)
@@ -369,7 +371,7 @@ def test_models_trained_together_follow_lesson_11s_run():
     # at the 0.001 level. A step size 20 % off is rejected at that level.
     from scipy import stats
 
-    data = auditing._breast_cancer()
+    data = black_box._breast_cancer()
     run = auditing.LESSON11_RUN
     alone = np.array(
         [
@@ -388,7 +390,7 @@ def test_models_trained_together_follow_lesson_11s_run():
     expected = _final_statistics(alone, data)
 
     def p_values(setting, seed):
-        weights = auditing._train_many(
+        weights = black_box._train_many(
             data, *_no_extras(data, 1500), setting, np.random.default_rng(seed)
         )
         return [

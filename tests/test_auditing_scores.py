@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dplearn import _stored_scores, auditing
+from dplearn import auditing
+from dplearn.auditing import _store, black_box
 from dplearn.figures import auditing as figures
 
 ROOT = Path(__file__).resolve().parents[1]
-PATH = _stored_scores.BLACK_BOX_PATH
+PATH = _store.BLACK_BOX_PATH
 FIGURE_SETTINGS = [
     (figures.BLACK_BOX_TRIALS, figures.BLACK_BOX_SEED),
     (figures.BLACK_BOX_CALIBRATION_TRIALS, figures.BLACK_BOX_CALIBRATION_SEED),
@@ -32,16 +33,16 @@ def trained():
     """{(trials, seed): (members, non-members)} of the figures' settings, trained afresh by
     the package's own trainer (about 14 s: the only test that trains all 12,000 models)."""
     return {
-        (trials, seed): auditing._train_black_box(trials, seed, auditing.LESSON11_RUN)
+        (trials, seed): black_box._train_black_box(trials, seed, auditing.LESSON11_RUN)
         for trials, seed in FIGURE_SETTINGS
     }
 
 
 def test_stored_scores_are_what_training_gives(trained):
-    stored = _stored_scores.read(PATH)
+    stored = _store.read(PATH)
     assert len(stored) == len(trained)
     for (trials, seed), (members, non_members) in trained.items():
-        key = _stored_scores.key(auditing._setting(trials, seed, auditing.LESSON11_RUN))
+        key = _store.key(black_box._setting(trials, seed, auditing.LESSON11_RUN))
         stored_members, stored_non_members = stored[key]
         assert stored_members.dtype == stored_non_members.dtype == np.float64
         assert stored_members.shape == stored_non_members.shape == (trials,)
@@ -59,12 +60,12 @@ def test_stored_setting_is_what_the_figures_and_notebook_ask_for():
             "trials": trials,
             "seed": seed,
             "run": auditing.LESSON11_RUN._asdict(),
-            "split_seed": auditing._SPLIT_SEED,
+            "split_seed": black_box._SPLIT_SEED,
         }
         for trials, seed in FIGURE_SETTINGS
     ]
     # Compared as JSON text: a float differs from the stored one if its shortest text does.
-    assert json.dumps(_stored_scores.settings(PATH)) == json.dumps(expected)
+    assert json.dumps(_store.settings(PATH)) == json.dumps(expected)
     assert list(auditing.STORED_SETTINGS) == FIGURE_SETTINGS
     notebook = (ROOT / "notebooks" / "14-attack-the-model.ipynb").read_text(encoding="utf-8")
     calls = re.findall(r"black_box_canary_scores\((\d+), seed=(\d+)\)", notebook)
@@ -76,8 +77,8 @@ def test_the_figures_settings_are_read_not_trained(monkeypatch):
     def no_training(*args):
         raise AssertionError(f"trained the black-box models of {args}")
 
-    monkeypatch.setattr(auditing, "_train_black_box", no_training)
-    auditing._black_box.cache_clear()
+    monkeypatch.setattr(black_box, "_train_black_box", no_training)
+    black_box._black_box.cache_clear()
     try:
         for trials, seed in FIGURE_SETTINGS:
             scores = auditing.black_box_canary_scores(trials, seed=seed)
@@ -86,7 +87,7 @@ def test_the_figures_settings_are_read_not_trained(monkeypatch):
         with pytest.raises(AssertionError, match="trained"):
             auditing.black_box_canary_scores(figures.BLACK_BOX_TRIALS, seed=1)
     finally:
-        auditing._black_box.cache_clear()
+        black_box._black_box.cache_clear()
 
 
 def _readouts():
@@ -107,7 +108,7 @@ def _readouts():
 
 
 def _clear_figure_caches():
-    auditing._black_box.cache_clear()
+    black_box._black_box.cache_clear()
     figures.audit_bounds.cache_clear()
     figures._audit.cache_clear()
 
@@ -116,9 +117,9 @@ def test_figures_read_the_same_from_stored_and_trained_scores(trained, monkeypat
     _clear_figure_caches()
     try:
         from_file = _readouts()
-        monkeypatch.setattr(auditing, "_stored_scores", dict)
+        monkeypatch.setattr(black_box, "_stored_scores", dict)
         monkeypatch.setattr(
-            auditing, "_train_black_box", lambda trials, seed, run: trained[(trials, seed)]
+            black_box, "_train_black_box", lambda trials, seed, run: trained[(trials, seed)]
         )
         _clear_figure_caches()
         from_training = _readouts()

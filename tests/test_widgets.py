@@ -14,7 +14,8 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from dplearn import privacy_loss, widget_models
+from dplearn import privacy_loss
+from dplearn.figures import widget_models
 from dplearn.figures import controls
 from dplearn.figures.explorers import Explorer, load_all, spoken
 from dplearn.figures.widgets import explore, format_number, numbers_table
@@ -112,7 +113,7 @@ def test_figure_text_follows_the_sliders_and_shows_a_table_on_request():
 
 
 def test_the_page_script_comes_with_the_first_figure(monkeypatch):
-    from dplearn import page_access
+    from dplearn.figures import page_access
 
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda *args, **kwargs: shown.append(args))
@@ -403,7 +404,7 @@ def test_every_control_shown_moves_the_figure_in_every_choice(figure_id):
 
 
 def test_shared_layouts_and_styles_stay_as_made():
-    """Figure boxes share their fixed layouts and styles (dplearn.widget_models): moving
+    """Figure boxes share their fixed layouts and styles (dplearn.figures.widget_models): moving
     every choice through its options, opening the table, and checking an answer in an
     answer box beside them change none of them, and no control's own layout is shared."""
     made = {id(model) for model, _traits in widget_models.shared()}

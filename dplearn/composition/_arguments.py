@@ -40,7 +40,7 @@ def checked_positive(name, value):
 
 def checked_real(name, value):
     """Any real number or array (infinities allowed), not NaN."""
-    array = check._as_float_array(name, value)
+    array = check.float_array(name, value)
     if np.any(np.isnan(array)):
         raise ValueError(f"{name} must not be NaN, got {value!r}")
     return array
@@ -64,5 +64,5 @@ def checked_ks(k):
         return checked_k(k)
     bad = ~np.isfinite(array) | (array != np.floor(array)) | (array < 1)
     if np.any(bad):
-        raise ValueError(f"k must be whole numbers >= 1, got {check._describe(array[bad])}")
+        raise ValueError(f"k must be whole numbers >= 1, got {check.describe(array[bad])}")
     return array

@@ -730,7 +730,7 @@ def laplace_epsilon_for_delta(epsilon0, k, delta):
     delta = check.probability_open("delta", delta, scalar=True)
     if np.any(ks > LAPLACE_MAX_K):
         raise ValueError(
-            f"k must be <= {LAPLACE_MAX_K}, got {check._describe(ks[ks > LAPLACE_MAX_K])}"
+            f"k must be <= {LAPLACE_MAX_K}, got {check.describe(ks[ks > LAPLACE_MAX_K])}"
         )
     pair = privacy_loss.laplace(1.0 / epsilon0)
     wanted = sorted({int(value) for value in ks.ravel()})

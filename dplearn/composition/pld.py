@@ -101,6 +101,20 @@ class PrivacyLossDistribution:
         epsilon = check.epsilon(epsilon)
         return check.scalar_or_array(np.clip(self._lattice.hockey(epsilon), 0.0, 1.0))
 
+    def hockey_stick(self, epsilon):
+        """delta(epsilon) = E[max(0, 1 - e^(epsilon - L))] for every real epsilon; vectorised.
+
+        Equal to ``delta`` for epsilon >= 0. Negative epsilons give the rest of the privacy
+        profile, from which a trade-off curve is read (``dplearn.auditing``).
+
+        Raises:
+          ValueError: for a NaN epsilon.
+        """
+        epsilon = check.number("epsilon", epsilon)
+        if np.any(np.isnan(epsilon)):
+            raise ValueError("epsilon must not be NaN")
+        return check.scalar_or_array(np.clip(self._lattice.hockey(epsilon), 0.0, 1.0))
+
     def loss_exceeds(self, epsilon):
         """P[L > epsilon] of the discretised law; vectorised."""
         epsilon = check.epsilon(epsilon)

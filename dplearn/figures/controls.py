@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplearn import widget_models
+from dplearn.figures import widget_models
 
 __all__ = [
     "Control",

@@ -19,8 +19,8 @@ import math
 
 import ipywidgets as widgets
 
-from dplearn import page_access, widget_models
 from dplearn._environment import in_app_mode
+from dplearn.figures import page_access, widget_models
 
 __all__ = [
     "describe",
@@ -208,7 +208,7 @@ class FigureText(widgets.VBox):
     """The figure for readers who do not see it: a description and a table on request.
 
     A visually hidden name and description (``name``, ``description``) that the page
-    script (``dplearn.page_access``) ties to the figure as an image's name and
+    script (``dplearn.figures.page_access``) ties to the figure as an image's name and
     description; and a "Table" toggle that shows, to everyone, the description and the
     figure's numbers in a table. The description follows every move of a control; the
     table, typeset, only while it is shown.
@@ -399,7 +399,7 @@ class Exploration(widgets.VBox):
         return bundle
 
     def _ipython_display_(self):
-        # The page script first: it names the figure and its sliders (dplearn.page_access).
+        # The page script first: it names the figure and its sliders (dplearn.figures.page_access).
         from IPython.display import display
 
         page_access.show_script_once()
@@ -409,7 +409,7 @@ class Exploration(widgets.VBox):
 class DescribedFigure(widgets.VBox):
     """A figure that no slider moves, with a name and a description for screen readers.
 
-    The page script (``dplearn.page_access``) makes its canvas an image named by
+    The page script (``dplearn.figures.page_access``) makes its canvas an image named by
     ``title`` and described by ``text``; a static copy of the page gets a PNG with the
     description as alt text.
     """

@@ -25,7 +25,8 @@ The package, one family a module (``from dplearn import privacy_loss`` gives the
 - ``_pair``: ``PrivacyLossPair``, the base class, and the checks and pieces the families
   share.
 - ``_laplace``: Laplace, discrete Laplace (geometric) and thresholded Laplace noise.
-- ``_gaussian``: Gaussian noise and ``gaussian_log_delta``.
+- ``_gaussian``: Gaussian noise, ``gaussian_log_delta`` and the closed forms behind it
+  that calibration's solver calls (``gaussian_log_delta_terms``, ``gaussian_tail_point``).
 - ``_randomized_response``: randomised response.
 - ``_selection``: a selection among finitely many candidates (lesson 12).
 - ``_events``: what an output or a set of outputs tells: the attacker's posterior odds,
@@ -37,9 +38,12 @@ Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
 
 from dplearn.privacy_loss._events import discretise_outputs, posterior_odds, set_deltas
 from dplearn.privacy_loss._gaussian import (
+    GAUSSIAN_RATIO_RANGE,
     GaussianNoise,
     gaussian,
     gaussian_log_delta,
+    gaussian_log_delta_terms,
+    gaussian_tail_point,
     output_at_position,
 )
 from dplearn.privacy_loss._laplace import (
@@ -66,6 +70,9 @@ __all__ = [
     "discrete_laplace",
     "thresholded_laplace",
     "gaussian_log_delta",
+    "gaussian_log_delta_terms",
+    "gaussian_tail_point",
+    "GAUSSIAN_RATIO_RANGE",
     "RandomizedResponse",
     "randomized_response",
     "SelectionPair",

@@ -127,6 +127,47 @@ def gaussian_log_delta(epsilon, ratio):
     return check.scalar_or_array(_gaussian_log_delta(epsilon, ratio))
 
 
+#: The ratios sensitivity / sigma that Gaussian noise accepts: below, a ratio has lost
+#: digits as a subnormal; above, the loss mean ratio**2 / 2 overflows.
+GAUSSIAN_RATIO_RANGE = (_TINY, _RATIO_MAX)
+
+
+def gaussian_log_delta_terms(epsilon, ratio):
+    """(ln delta, ln(delta / phi(a))) of Gaussian noise, for solvers: no argument checks.
+
+    a = ratio / 2 - epsilon / ratio. The second term gives the slope d ln(delta) / d ln(ratio)
+    = ratio phi(a) / delta without cancellation. The same closed forms as
+    ``gaussian_log_delta``, for float arrays already checked (epsilon >= 0, ratio within
+    ``GAUSSIAN_RATIO_RANGE``); a root finder calls it many times on the same arrays.
+
+    Args:
+      epsilon: float array, >= 0.
+      ratio: float array, sensitivity / sigma.
+
+    Returns:
+      (log_delta, log_delta_over_density): two float arrays of the broadcast shape.
+
+    Taught in: 06-calibrate-gaussian-noise.ipynb
+    """
+    return _gaussian_log_delta_parts(epsilon, ratio)
+
+
+def gaussian_tail_point(epsilon, ratio):
+    """a = ratio / 2 - epsilon / ratio to the last digit, for solvers: no argument checks.
+
+    Near epsilon = ratio**2 / 2 the two terms cancel; the division's remainder is kept, so
+    that a keeps its digits there. delta = Phi(a) - e^epsilon Phi(a - ratio).
+
+    Args:
+      epsilon: float array, >= 0.
+      ratio: float array, sensitivity / sigma.
+
+    Returns:
+      A float array of the broadcast shape.
+    """
+    return _gaussian_upper(epsilon, ratio)
+
+
 # Where each form of the Gaussian delta is used (see _gaussian_log_delta).
 _FAR = 20.0
 _SMALL_RATIO = 0.1

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplearn import _validation as check
-from dplearn._validation import _describe
+from dplearn._validation import describe
 from dplearn.privacy_loss._pair import (
     PrivacyLossPair,
     _below_max_loss,
@@ -129,7 +129,7 @@ class DiscreteLaplaceNoise(PrivacyLossPair):
     def _offsets(self, output):
         output = check.finite("output", output)
         if np.any(output != np.floor(output)):
-            raise ValueError(f"output must be whole numbers, got {_describe(output)}")
+            raise ValueError(f"output must be whole numbers, got {describe(output)}")
         with np.errstate(over="ignore"):
             return output - float(self.center)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplearn import _validation as check
-from dplearn._validation import _describe
+from dplearn._validation import describe
 from dplearn.privacy_loss._pair import (
     PrivacyLossPair,
 )
@@ -73,7 +73,7 @@ class RandomizedResponse(PrivacyLossPair):
         output = check.finite("output", output)
         if np.any((output != 0) & (output != 1)):
             bad = output[(output != 0) & (output != 1)]
-            raise ValueError(f"output must be reports 0 (no) or 1 (yes), got {_describe(bad)}")
+            raise ValueError(f"output must be reports 0 (no) or 1 (yes), got {describe(bad)}")
         return output
 
     def density_d1(self, output):
@@ -103,7 +103,7 @@ class RandomizedResponse(PrivacyLossPair):
         """P[L <= x] under A(D1): 0 below -epsilon, 1 - t up to epsilon, 1 from there."""
         x = check.number("x", x)
         if np.any(np.isnan(x)):
-            raise ValueError(f"x must not be NaN, got {_describe(x[np.isnan(x)])}")
+            raise ValueError(f"x must not be NaN, got {describe(x[np.isnan(x)])}")
         bound, t = self.max_loss, self.truth_probability
         cdf = np.where(x < -bound, 0.0, np.where(x < bound, 1.0 - t, 1.0))
         return check.scalar_or_array(cdf)

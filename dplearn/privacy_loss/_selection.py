@@ -156,7 +156,7 @@ class SelectionPair(PrivacyLossPair):
         if np.any(bad):
             raise ValueError(
                 f"output must be candidate indices 0 .. {self.candidates - 1}, got "
-                f"{check._describe(output[bad])}"
+                f"{check.describe(output[bad])}"
             )
         return output.astype(int)
 
@@ -186,7 +186,7 @@ class SelectionPair(PrivacyLossPair):
         """P[L <= x] under A(D1), for any real x."""
         x = check.number("x", x)
         if np.any(np.isnan(x)):
-            raise ValueError(f"x must not be NaN, got {check._describe(x[np.isnan(x)])}")
+            raise ValueError(f"x must not be NaN, got {check.describe(x[np.isnan(x)])}")
         values, masses = self.loss_atoms
         below = (values[None, :] <= x.reshape(-1)[:, None]) * masses[None, :]
         return check.scalar_or_array(np.clip(below.sum(axis=1), 0.0, 1.0).reshape(x.shape))

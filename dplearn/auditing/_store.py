@@ -16,7 +16,7 @@ import pathlib
 import numpy as np
 
 #: The black-box attacker's scores of lesson 14 (``python -m dplearn.auditing --write-scores``).
-BLACK_BOX_PATH = pathlib.Path(__file__).parent / "data" / "black_box_scores.npz"
+BLACK_BOX_PATH = pathlib.Path(__file__).parents[1] / "data" / "black_box_scores.npz"
 
 
 def key(setting):
