@@ -92,7 +92,7 @@ def test_conversion_matches_dp_accounting():
         assert renyi.best_order(orders, values, delta) == order or theirs == 0
 
 
-def test_section_numbers_and_dp_accounting_accountant():
+def test_sgd_3_numbers_and_dp_accounting_accountant():
     import dp_accounting
     from dp_accounting.rdp import rdp_privacy_accountant
 
