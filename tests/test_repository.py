@@ -611,7 +611,7 @@ def test_modules_stay_short_or_say_why():
     assert not long_ones, (
         f"over {MAX_MODULE_LINES} lines with no reason in the docstring: {long_ones}"
     )
-    assert not stale, f"no longer to be split, take them off NOT_YET_SPLIT: {stale}"
+    assert not stale, f"short or saying why, take them off NOT_YET_SPLIT: {stale}"
 
 
 # A lesson's numbers come from the core -------------------------------------------------

@@ -116,8 +116,8 @@ def test_tiny_probabilities_keep_their_relative_accuracy():
 
 
 @settings(max_examples=12, deadline=None)
-# Stopping at query 39 here needs the noisy threshold 80 of its scales above T: the
-# integral once stopped at 60 and gave ln P = -103.07 where mpmath gives -80.753.
+# Stopping at query 39 here needs the noisy threshold 80 of its scales above T: an
+# integral cut at 60 gives ln P = -103.07 where mpmath gives -80.753.
 @example(queries=42, seed=0, threshold=0.0, epsilon=4.0, sensitivity=0.5)
 @given(
     queries=st.integers(1, 50),
