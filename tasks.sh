@@ -111,8 +111,8 @@ case "$command" in
     # One worker more than the machine has cores (TEST_WORKERS to change): the browser and
     # hub tests, in two xdist groups (tests/conftest.py) each on one worker with one
     # Chromium, spend much of their time waiting for a page, a kernel or a server, and the
-    # extra worker keeps the cores busy meanwhile (with one worker per core, a 2-core run
-    # kept its cores busy about two thirds of the time). The 15 slowest tests are listed
+    # extra worker keeps the cores busy meanwhile (with one worker per core, the cores
+    # would idle while those tests wait). The 15 slowest tests are listed
     # at the end, so that growth is seen.
     workers=${TEST_WORKERS:-$("$VENV/bin/python" -c "import os; print((os.cpu_count() or 1) + 1)")}
     exec "$VENV/bin/python" -m pytest -n "$workers" --dist loadgroup --durations=15 "$@"

@@ -30,7 +30,7 @@ settings.load_profile("dplearn")
 
 #: The browser tests run in two xdist groups, each on one worker with its own Chromium:
 #: the lessons' Voilà visits, and the rest (JupyterLab, the hub, the readouts' key presses),
-#: so that on two cores neither group waits for the other (about five minutes each).
+#: so that on two cores neither group waits for the other.
 VOILA_GROUP, OTHER_GROUP = "browser-voila", "browser-lab-hub"
 
 
@@ -61,9 +61,8 @@ def pytest_collection_modifyitems(config, items):
 #: The digits of mpmath's reference values: every test starts at these, or at its module's
 #: MPMATH_DIGITS. A module never sets mpmath.mp.dps at import: which module pytest imports
 #: last differs with the files and -k chosen and from one xdist worker to the next, so the
-#: digits every other test ran at did too (mpmath.findroot's bisection in
-#: test_composition_figures cannot reach its tolerance at 60 digits, and failed after
-#: tests/oracle.py had set them).
+#: digits every other test ran at would too (mpmath.findroot's bisection in
+#: test_composition_figures, for one, cannot reach its tolerance at 60 digits).
 MPMATH_DIGITS = 40
 mpmath.mp.dps = MPMATH_DIGITS  # for what modules compute as pytest imports them
 

@@ -23,8 +23,10 @@ def _cap(epsilon, delta, alpha):
         return float(min(1, mpmath.exp(e) * a + d, 1 - mpmath.exp(-e) * (1 - d - a)))
 
 
-def test_section_i_caps_at_one_percent():
-    # LESSONS.md section I, MIA-1: 0.0272, 0.1081, 0.546, 0.9997 at FPR 1 %, delta 1e-5.
+def test_mia1_caps_at_one_percent():
+    # MIA-1's numbers (docs/figures.md), the region of Kairouz, Oh & Viswanath, "The
+    # composition theorem for differential privacy" (2015): 0.0272, 0.1081, 0.546, 0.9997
+    # at FPR 1 %, delta 1e-5.
     printed = {1.0: (0.0272, 4), 2.38: (0.1081, 4), 4.0: (0.546, 3), 8.0: (0.9997, 4)}
     for epsilon, (value, digits) in printed.items():
         cap = auditing.max_true_positive_rate(epsilon, 1e-5, 0.01)
@@ -111,8 +113,9 @@ def test_epsilon_lower_bound_grows_with_evidence_and_confidence_costs():
     assert auditing.epsilon_lower_bound(500, 500, 500, 500) == 0.0
 
 
-def test_one_run_bound_section_i_and_the_beta_quantile():
-    # LESSONS.md section I, MIA-5: r = 100, v = 80, 95 %, delta = 0: epsilon >= 0.958.
+def test_one_run_bound_of_mia5_and_the_beta_quantile():
+    # MIA-5's number (docs/figures.md), after Steinke, Nasr & Jagielski, "Privacy auditing
+    # with one (1) training run" (2023): r = 100, v = 80, 95 %, delta = 0: epsilon >= 0.958.
     assert round(auditing.one_run_epsilon_lower_bound(100, 80), 3) == 0.958
     from scipy import special, stats
 

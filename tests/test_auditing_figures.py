@@ -32,7 +32,7 @@ def test_description_follows_every_slider(cls):
     assert explorer.description().count(".") >= 1
 
 
-def test_mia1_reads_the_section_i_numbers():
+def test_mia1_reads_its_caps_at_one_percent():
     explorer = figures.AttackerPlane()
     for epsilon, value in [(1.0, 0.0272), (2.38, 0.1081), (4.0, 0.546), (8.0, 0.9997)]:
         explorer.update(epsilon=epsilon)
@@ -66,7 +66,7 @@ def test_mia3_and_mia4_agree_with_the_core():
         assert f"N = {n:,}" in explorer.description()
 
 
-def test_mia5_default_is_section_i():
+def test_mia5_default_proves_0_958():
     explorer = figures.OneRunAudit()
     assert round(explorer.numbers()["ε proven"], 3) == 0.958
     assert math.isfinite(explorer.numbers()["one run of the model: ε proven"])

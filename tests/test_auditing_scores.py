@@ -31,7 +31,7 @@ pytestmark = pytest.mark.xdist_group("black-box-scores")
 @pytest.fixture(scope="session")
 def trained():
     """{(trials, seed): (members, non-members)} of the figures' settings, trained afresh by
-    the package's own trainer (about 14 s: the only test that trains all 12,000 models)."""
+    the package's own trainer (the only test that trains all 12,000 models)."""
     return {
         (trials, seed): black_box._train_black_box(trials, seed, auditing.LESSON11_RUN)
         for trials, seed in FIGURE_SETTINGS
@@ -69,7 +69,7 @@ def test_stored_setting_is_what_the_figures_and_notebook_ask_for():
     assert list(auditing.STORED_SETTINGS) == FIGURE_SETTINGS
     notebook = (ROOT / "notebooks" / "14-attack-the-model.ipynb").read_text(encoding="utf-8")
     calls = re.findall(r"black_box_canary_scores\((\d+), seed=(\d+)\)", notebook)
-    assert calls, "the notebook no longer calls black_box_canary_scores as this test reads"
+    assert calls, "the notebook does not call black_box_canary_scores(N, seed=S) as this test reads"
     assert {(int(trials), int(seed)) for trials, seed in calls} <= set(FIGURE_SETTINGS)
 
 
@@ -83,7 +83,7 @@ def test_the_figures_settings_are_read_not_trained(monkeypatch):
         for trials, seed in FIGURE_SETTINGS:
             scores = auditing.black_box_canary_scores(trials, seed=seed)
             assert scores.members.shape == scores.non_members.shape == (trials,)
-        # Any other setting is trained, as before.
+        # Any other setting is trained.
         with pytest.raises(AssertionError, match="trained"):
             auditing.black_box_canary_scores(figures.BLACK_BOX_TRIALS, seed=1)
     finally:

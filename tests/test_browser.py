@@ -497,10 +497,10 @@ def test_lesson_in_voila(notebook, browser, voila_site, screenshots):
 
 
 #: Runs before the page's scripts: every 100 ms timer fires after 2.5 s instead, as on a
-#: page starved of CPU. The widget manager of jupyterlab_widgets 3.0.17 slept 100 ms
-#: between looks for a widget model and gave up after 2 s without a last look; a late
-#: timer then found the page's widget state fetched, and the widget showed "Error
-#: displaying widget: model not found" for good (issue 23: the hub under load).
+#: page starved of CPU, such as a hub's under load. The widget manager of
+#: jupyterlab_widgets 3.0.17 sleeps 100 ms between looks for a widget model and gives up
+#: after 2 s without a last look; when a late timer finds the page's widget state fetched,
+#: the widget shows "Error displaying widget: model not found" for good.
 LATE_TIMERS = """
 (() => {
   const setTimeout = window.setTimeout;

@@ -2,8 +2,8 @@
 
 Every slider of every figure is sent to its ends with the keyboard (End, Home); after
 each press the readout (the numbers beside or above the figure) must be where it was when
-the page opened. A readout that grows with a long number (4.5398 × 10⁻⁵ where 0.6404
-was) once wrapped from beside the figure to below it in the middle of a drag. Each press
+the page opened: a readout that grows with a long number (4.5398 × 10⁻⁵ in place of
+0.6404) can wrap from beside the figure to below it in the middle of a drag. Each press
 also has to change the number it moves: a slider that acts on release acts on a key.
 Uses the session's Voilà server and Chromium (tests/conftest.py); marked e2e, like the
 other browser tests.

@@ -99,7 +99,7 @@ def test_bad_input_names_the_parameter(call, name):
         call()
 
 
-# --- At the edges of the domain (issue 12) --------------------------------------------
+# --- At the edges of the domain (the contract of tests/test_contract.py) ---------------
 
 EDGE_DELTAS = [1e-300, 1e-200, 1e-100, 1e-30, 1e-12, 1e-5, 0.1, 0.5, 0.9, 1 - 1e-6, 1 - 1e-12]
 EDGE_EPSILONS = [1e-8, 1e-3, 0.1, 1.0, 10.0, 100.0, 1e3]
@@ -124,8 +124,9 @@ def test_analytic_sigma_at_the_edges_matches_mpmath(delta):
 
 
 def test_analytic_sigma_with_the_smallest_delta_returns_at_once():
-    """gaussian_sigma_analytic(1.0, 5e-324) never returned: a start value overflowed and a
-    bracket loop ran forever, flooding warnings (pytest turns each into an error)."""
+    """gaussian_sigma_analytic(1.0, 5e-324) returns, without a warning (pytest turns each
+    into an error): at so small a delta a start value can overflow and a bracket loop never
+    end."""
     sigma = calibration.gaussian_sigma_analytic(1.0, 5e-324)
     pair = privacy_loss.gaussian(sigma)
     assert pair.delta(1.0) <= 5e-324 and pair.log_delta(1.0) <= math.log(5e-324)
@@ -136,8 +137,8 @@ def test_analytic_sigma_with_the_smallest_delta_returns_at_once():
 @pytest.mark.parametrize("epsilon", [1e-6, 0.3, 1.0, 8.0, 1e3])
 @pytest.mark.parametrize("delta", [1e-300, 1e-9, 0.3, 1 - 1e-14])
 def test_analytic_sigma_is_on_the_safe_side_and_the_smallest(epsilon, delta):
-    """The returned sigma had its delta a hair above the target; now the package's delta at
-    sigma is <= delta, and one ulp less noise (a few for rounding) is not."""
+    """The package's delta at the returned sigma is <= delta, not a hair above the target,
+    and one ulp less noise (a few for rounding) is not."""
     for sensitivity in [1.0, 3.0, 1e-5]:
         sigma = calibration.gaussian_sigma_analytic(epsilon, delta, sensitivity)
         assert privacy_loss.gaussian(sigma, sensitivity).delta(epsilon) <= delta
@@ -146,8 +147,8 @@ def test_analytic_sigma_is_on_the_safe_side_and_the_smallest(epsilon, delta):
 
 
 def test_delta_near_one_alone_or_in_an_array():
-    """Within 1e-14 of 1 the sigma was off by percents, and changed with the other elements
-    of the same call."""
+    """Within 1e-14 of 1 the sigma gives 1 - delta to 1e-9, and is the same whatever the
+    other elements of the same call."""
     delta = 1 - 1e-14
     epsilons = np.array([1.0, 1e-6, 50.0, 0.3])
     curve = calibration.gaussian_sigma_analytic(epsilons, delta)

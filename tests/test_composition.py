@@ -147,11 +147,11 @@ def relative(a, b):
 
 
 # ----------------------------------------------------------------------------------------
-# The numbers pinned by the issue
+# Lessons 08 and 09's settings: COMP-2's ten Gaussian releases, two and a hundred Laplace
 # ----------------------------------------------------------------------------------------
 
 
-def test_gaussian_values_of_the_issue():
+def test_gaussian_values_of_comp_2():
     composed = composition.compose(privacy_loss.gaussian(math.sqrt(3.0)), 10)
     assert composed.delta(1.0) == pytest.approx(0.4466107227909262, rel=1e-13)
     assert composed.epsilon_for_delta(1e-5) == pytest.approx(8.940357025390596, rel=1e-12)
@@ -160,7 +160,7 @@ def test_gaussian_values_of_the_issue():
     )
 
 
-def test_laplace_values_of_the_issue():
+def test_laplace_values_of_two_releases():
     composed = composition.compose(privacy_loss.laplace(10.0), 2)
     assert composed.delta(0.0) == pytest.approx(0.049920711062242448, rel=1e-13)
     assert composed.delta(0.1) == pytest.approx(0.024989839886768141, rel=1e-13)
@@ -707,7 +707,7 @@ def test_tradeoff_and_delta_are_dual(pair, k):
 )
 def test_laplace_tradeoff_when_the_threshold_sits_on_an_atom(epsilon0, k, alpha, expected):
     # At these settings the threshold is an atom of the loss, whose index comes out a few
-    # ulps off a whole number: counting the atom on the wrong side once drove beta to 1.
+    # ulps off a whole number: counting the atom on the wrong side drives beta to 1.
     composed = composition.compose(privacy_loss.laplace(1 / epsilon0), k)
     assert composition.tradeoff(composed, alpha) == pytest.approx(expected, abs=2e-10)
 
@@ -740,7 +740,7 @@ def test_clt_mu_and_where_the_clt_falls_below():
 
 
 # ----------------------------------------------------------------------------------------
-# Bad input, and the contract of issue 12
+# Bad input, and the contract of tests/test_contract.py
 # ----------------------------------------------------------------------------------------
 
 
@@ -942,9 +942,9 @@ def test_tradeoff_is_its_own_inverse_down_to_tiny_alpha():
         assert np.all(np.diff(beta) < 0)
 
 
-def test_the_issue_bracket_at_a_fine_grid():
+def test_the_bracket_at_a_fine_grid():
     # 100 releases of epsilon0 = 0.1 on a grid of 1e-5 (transforms in long double): the
-    # bracket of the issue, [4.2203249647, 4.2203473256], to 1e-10, around the exact value.
+    # bracket [4.2203249647, 4.2203473256], to 1e-10, around the exact value.
     bracket = composition.pld_bracket(privacy_loss.laplace(10.0), 100, 1e-5, connect_dots=True)
     low, high = bracket.epsilon_for_delta(1e-5)
     exact = composition.compose(privacy_loss.laplace(10.0), 100).epsilon_for_delta(1e-5)

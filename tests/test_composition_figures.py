@@ -3,7 +3,7 @@
 Expected values come from outside dplearn: normal tails, binomial sums, moments and root
 finding with mpmath at 40 digits, closed forms written out here (the Laplace trade-off
 curve, Dwork-Rothblum-Vadhan and Kairouz-Oh-Viswanath as printed in the papers), brute
-force over k, the issue's published values, and Google's dp_accounting, whose pessimistic
+force over k, and Google's dp_accounting, whose pessimistic
 and optimistic PLDs must bracket what a figure calls exact. Shaded regions are measured
 from the drawn vertices (shoelace area, widths), not from the numbers used to build them.
 """
@@ -302,7 +302,7 @@ def test_comp1_says_when_laplace_clips_k():
 # COMP-2 -----------------------------------------------------------------------------------
 
 
-def test_comp2_default_is_the_issue_value():
+def test_comp2_default_value():
     numbers = make("COMP-2").numbers()  # Gaussian, sigma = sqrt 3, k = 10, epsilon = 1
     assert numbers[r"$\delta(\varepsilon)$ (area)"] == pytest.approx(0.4466107227909262, rel=1e-12)
     assert numbers[r"$\delta(\varepsilon)$ (area)"] == pytest.approx(
@@ -340,7 +340,7 @@ def test_comp2_shaded_area_is_delta_and_the_box_is_delta_1_wide(params):
 @pytest.mark.parametrize("epsilon", [1.0, 8.0, 17.0])
 def test_comp2_zoom_is_in_units_of_delta_1_whatever_its_size(epsilon):
     """At large epsilon delta_1 is about 1e-17: the zoom still shows the bad events over
-    [0, 1.25] delta_1, with fixed ticks (ticks at 1e-17 positions collided)."""
+    [0, 1.25] delta_1, with fixed ticks (ticks at 1e-17 positions would collide)."""
     figure = make("COMP-2", epsilon=epsilon)
     zoomed = figure.axes[1]
     assert zoomed.get_xlim() == (0.0, 1.25)
@@ -349,7 +349,7 @@ def test_comp2_zoom_is_in_units_of_delta_1_whatever_its_size(epsilon):
     assert max(x) == pytest.approx(1.0)
 
 
-def test_comp2_laplace_two_releases_are_the_issue_values():
+def test_comp2_laplace_two_releases_values():
     figure = make("COMP-2", mechanism="Laplace", epsilon0=0.1, releases=2, epsilon=0.1)
     assert figure.numbers()[r"$\delta(\varepsilon)$ (area)"] == pytest.approx(
         0.024989839886768141, rel=1e-9
@@ -414,7 +414,7 @@ def test_comp3_curves_are_ordered_exact_optimal_advanced(params):
         (100, 10.0, 5.85023509294, 4.3067913725165, (4.2203249647, 4.2203473256)),
     ],
 )
-def test_comp4_the_issue_values(k, basic, advanced, optimal, exact):
+def test_comp4_values_at_ten_and_a_hundred_releases(k, basic, advanced, optimal, exact):
     figure = make("COMP-4", releases=k)  # epsilon0 = 0.1, delta = 1e-5
     numbers = figure.numbers()
     assert numbers[r"$\varepsilon$ basic"] == pytest.approx(basic, rel=1e-12)
@@ -498,7 +498,7 @@ def test_comp5_bracket_narrows_with_the_grid():
 
 def test_comp5_slider_shows_the_width_it_uses():
     """The grid-width slider offers listed widths and hands the figure exactly the one
-    its readout shows (a log slider gave 0.005012 while showing 0.005)."""
+    its readout shows (a log slider would give 0.005012 while showing 0.005)."""
     control = accountant.AccountantBracket.controls["grid_width"]
     slider = control.slider(0.01, "grid_width")
     figure = make("COMP-5")

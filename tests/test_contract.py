@@ -1,4 +1,4 @@
-"""The numerical core's contract, for any input (issue 12).
+"""The numerical core's contract, for any input.
 
 Every public function of privacy_loss, calibration, mechanisms, sensitivity, optimality
 and floating_point, called with parameters drawn over the whole float range (tiny,
@@ -13,7 +13,7 @@ within a hard time limit per call, and with every warning an error. The accuracy
 numbers themselves is checked against mpmath in the modules' own tests.
 
 The examples are derandomized (the same ones on every run) and bounded in number, so
-that the file runs in well under two minutes on a 2-core machine.
+that the file stays quick beside the rest of the suite.
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def test_bad_types_are_named(function, args, names, bad, position):
 
 
 def test_documented_type_examples():
-    """The issue's examples: an array, a string, a boolean where one number is expected."""
+    """One of each: an array, a string, a boolean where one number is expected."""
     for call_ in [
         lambda: privacy_loss.gaussian([1.0, 2.0]),
         lambda: privacy_loss.gaussian("1.0"),
@@ -374,8 +374,9 @@ def test_gaussian_log_delta_at_any_ratio(epsilon, ratio):
         assert result <= 0 and not math.isnan(result)
 
 
-def test_issue_examples_of_the_pairs():
-    """discrete_laplace(1e-3, 1).delta(800) was NaN; gaussian(1e8)'s delta too."""
+def test_pairs_at_extreme_parameters():
+    """discrete_laplace(1e-3, 1).delta(800) and gaussian(1e8)'s delta are numbers, not NaN
+    (0 * inf, and two erfcx values rounded to a negative difference, would give NaN)."""
     assert privacy_loss.discrete_laplace(1e-3, 1).delta(800.0) == pytest.approx(1.0, rel=1e-15)
     pair = privacy_loss.gaussian(1e8)
     epsilons = np.geomspace(1e-12, 1e3, 200)
@@ -470,8 +471,9 @@ def test_analytic_sigma_of_an_element_alone_equals_it_in_an_array(epsilons, delt
         check_array_matches_alone(calibration.gaussian_sigma_analytic, epsilons, curve, delta=delta)
 
 
-def test_issue_examples_of_the_calibrations():
-    # It hung (an overflowing start, an unbounded bracket loop) and flooded warnings.
+def test_calibrations_at_extreme_deltas():
+    # The smallest delta: an overflowing start or an unbounded bracket loop would hang here
+    # and flood warnings.
     sigma = check_analytic(1.0, 5e-324, 1.0)
     assert sigma == pytest.approx(38.3, rel=1e-2)
     # Within 1e-14 of 1, alone and beside other elements: the same, right answer.
@@ -1179,7 +1181,7 @@ def test_amplified_epsilon_at_any_parameters(epsilon, rate):
 @example(family="subsampled", scale=1.1, rate=256 / 60000, alphas=[1.5, 32, 1024])
 @example(family="subsampled", scale=1e-3, rate=0.5, alphas=[10000, 99.5])
 # D_alpha past the largest double (inf, without a warning), and the orders and scales at
-# which parts of the closed forms overflowed although D_alpha does not.
+# which parts of the closed forms overflow although D_alpha does not.
 @example(family="gaussian", scale=1e-5, rate=1e-9, alphas=[1e300, 1e301, 2.0])
 @example(family="laplace", scale=1e-300, rate=1.0, alphas=[2.0, 1e10, 1.7e308])
 @example(family="subsampled", scale=1e-152, rate=0.3, alphas=[1024, 10000])

@@ -14,10 +14,10 @@ choice), the others at the document's setting, drawn by Agg:
 
 For the figures of lessons 00, 10 and 11, at the same settings, also:
 
-- no two texts of an axes cross (INTRO-3's two bar labels once printed on each other),
+- no two texts of an axes cross (INTRO-3's two bar labels can meet),
   and every axes' title lies inside the figure;
 - every marker lies inside its axes, not on or past an edge, and so does every vertical
-  line that marks a value (a D beyond the axis was once drawn at its end, as if there);
+  line that marks a value (a D beyond the axis, drawn at its end, would look as if there);
 - the readout keeps its place beside or above the figure: the layout that ``explore``
   picks does not depend on the numbers, and every number shown fits the readout's
   column, so that it never grows and wraps below the figure while a slider moves.

@@ -10,9 +10,9 @@ The class runs on a busy machine: the test starts BUSY_PROCESSES processes that 
 core each busy (each stops by itself after at most BUSY_LIMIT_S seconds, and the test
 stops them as it ends), since a class on a busy hub is where a slow server must not
 turn into a broken page. A failure shows the page's console and the hub's log. (Under
-load, pages here once showed "Error displaying widget: model not found": the widget
-manager of jupyterlab_widgets 3.0.17 gave up on a model after 2 s without a last look,
-see pyproject.toml and tests/test_browser.py's test_widgets_show_when_the_page_is_slow.)
+load, a page can show "Error displaying widget: model not found": the widget manager of
+jupyterlab_widgets 3.0.17 gives up on a model after 2 s without a last look, see
+pyproject.toml and tests/test_browser.py's test_widgets_show_when_the_page_is_slow.)
 The proxy (configurable-http-proxy) is installed by `bash tasks.sh proxy` when missing;
 without npm or chromium the test is skipped.
 """

@@ -1,8 +1,8 @@
 """Lessons 08 to 11 print the same numbers as when their record was written.
 
 The record (``tests/data/lesson_numbers_08_11.json``, written by
-``python -m tests.lesson_numbers_08_11`` before the accountants of lessons 09 and 11 were
-made one) holds the printed output of the lessons' code cells, what every figure of
+``python -m tests.lesson_numbers_08_11``) holds the printed output of the lessons' code
+cells, what every figure of
 theirs reads out and says at its defaults and at both ends of each control, the
 calculators' readouts and the exercises' reference answers. A change to how privacy loss
 distributions are built or composed must leave every printed digit as it was, and every
@@ -40,9 +40,9 @@ ROUND_OFF_FIGURES = {"COMP-5", "COMP-6"}
 ROUND_OFF_LINE = "FFT vs np.convolve"
 #: At delta this small a DP-SGD run's epsilon is the FFT's round-off's to its fourth digit
 #: (its ~1e-11 of mass is a tenth of delta): SGD-1 at delta = 1e-10 gives 3.7513 here and
-#: 3.7547 with numpy's SIMD dispatch turned off, as the accountant did before its engine
-#: was shared. There the numbers are held to ROUND_OFF_DELTA_TOLERANCE, and the text to
-#: its words (its numbers are those numbers, formatted).
+#: 3.7547 with numpy's SIMD dispatch turned off. There the numbers are held to
+#: ROUND_OFF_DELTA_TOLERANCE, and the text to its words (its numbers are those numbers,
+#: formatted).
 ROUND_OFF_DELTA = 1e-9
 ROUND_OFF_DELTA_TOLERANCE = 2e-3
 _ANY_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+| × 10\^-?\d+)?")

@@ -34,7 +34,7 @@ def test_description_follows_the_sliders(cls):
     assert explorer.description() != before
 
 
-def test_many_3_reads_out_section_h():
+def test_many_3_reads_out_its_law():
     numbers = figures.AboveThresholdLaw().numbers()
     law = [value for name, value in numbers.items() if name.startswith("$D_1$")]
     assert np.round(law, 5).tolist() == [0.06841, 0.0965, 0.26448, 0.03583, 0.31492, 0.21985]

@@ -72,7 +72,7 @@ def test_tiny_and_huge_numbers_are_powers_of_ten():
     # Zero, and a float's rounding error away from it, is 0 on such an axis.
     assert text.tick_text(0.0, 1e-18) == "0"
     assert text.tick_text(3e-34, 1e-18) == "0"
-    # Between the two, fixed decimals as before.
+    # Between the two, fixed decimals.
     assert text.tick_text(0.25, 0.05) == "0.25"
     assert text.tick_text(-0.0001, 1e-4) == "−0.0001"
     assert text.tick_text(-1e-12, 0.5) == "0.0"

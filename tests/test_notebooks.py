@@ -3,7 +3,7 @@
 A notebook fails when a cell raises, when any output (a cell's or one kept inside a
 widget, where ipywidgets puts exceptions raised by slider callbacks) holds an error,
 text written to stderr, or a warning. Set DPLEARN_NOTEBOOKS to a folder to run the
-notebooks of another folder instead (used to check this module against broken ones).
+notebooks of another folder instead (to check this module against broken ones).
 """
 
 import os

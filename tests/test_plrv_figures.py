@@ -528,7 +528,7 @@ def test_document_values_sit_on_the_slider_grid(figure_id):
 @pytest.mark.parametrize("threshold", [1.0, 2.0, 3.0, 5.0, 9.0, 14.0])
 def test_plrv10_zoom_follows_the_published_mass(threshold):
     """The published block fills between 1/12.5 and 2/5 of the zoom (a fixed zoom on
-    x < 0.02 was one solid block at threshold 3), and the ticks cover the zoom."""
+    x < 0.02 would be one solid block at threshold 3), and the ticks cover the zoom."""
     explorer = make("PLRV-10", threshold=threshold)
     published = explorer.mechanism.published_probability
     right = explorer.axes[1].get_xlim()[1]

@@ -339,7 +339,7 @@ def test_infinite_epsilon_gives_no_guarantee_but_no_nan():
         assert pair.loss_exceeds(math.inf) == 0.0
 
 
-# --- Accuracy at the edges of the domain (issue 12) -----------------------------------
+# --- Accuracy at the edges of the domain (the contract of tests/test_contract.py) ------
 
 EDGE_RATIOS = [*np.geomspace(1e-8, 1e8, 17), 0.999, 1.0, 1.001]
 
@@ -389,7 +389,7 @@ def test_gaussian_log_delta_far_beyond_the_lessons(ratio, epsilon):
 
 
 def test_gaussian_delta_of_a_huge_sigma_is_not_nan():
-    """gaussian(1e8).delta was NaN where two erfcx values rounded to a negative difference."""
+    """gaussian(1e8).delta is a number where two erfcx values round to a negative difference."""
     pair = privacy_loss.gaussian(1e8)
     epsilons = np.geomspace(1e-12, 1.0, 60)
     for epsilon, log_delta in zip(epsilons, pair.log_delta(epsilons), strict=True):
@@ -433,7 +433,7 @@ def test_discrete_laplace_delta_at_the_edges_matches_mpmath(scale, sensitivity):
 
 
 def test_discrete_laplace_delta_with_a_tiny_scale_is_not_nan():
-    """discrete_laplace(1e-3, 1).delta(800) was NaN (0 * inf); the truth is 1 - e^-200."""
+    """discrete_laplace(1e-3, 1).delta(800) is 1 - e^-200, where 0 * inf would give NaN."""
     assert privacy_loss.discrete_laplace(1e-3, 1).delta(800.0) == pytest.approx(
         float(-mpmath.expm1(-200)), rel=1e-15
     )
@@ -455,7 +455,7 @@ def test_discrete_laplace_delta_with_a_tiny_scale_is_not_nan():
 )
 @pytest.mark.parametrize("value", ["1.0", True, None, [1.0, 2.0], np.array([1.0, 2.0])])
 def test_parameters_must_be_one_number(make, name, value):
-    """gaussian([1.0, 2.0]) was a TypeError naming nothing; strings and booleans passed."""
+    """An array, a string or a boolean where one number is expected: a ValueError naming it."""
     with pytest.raises(ValueError, match=name):
         make(value)
 

@@ -92,7 +92,7 @@ def test_conversion_matches_dp_accounting():
         assert renyi.best_order(orders, values, delta) == order or theirs == 0
 
 
-def test_section_numbers_and_dp_accounting_accountant():
+def test_sgd_3_numbers_and_dp_accounting_accountant():
     import dp_accounting
     from dp_accounting.rdp import rdp_privacy_accountant
 
@@ -156,12 +156,13 @@ def laplace_closed_form(alpha, epsilon0):
 @pytest.mark.parametrize(
     ("scale", "alpha"),
     [
-        # Near alpha = 1 the closed form once kept only nine digits.
+        # Near alpha = 1 the closed form's ln(total) / (alpha - 1) cancels: written as it
+        # stands, in doubles, it keeps only nine digits.
         (0.8, 1.0000001),
         (1.0, 1.00001),
         (0.3, 1.001),
         (1.0, 64.0),
-        # (alpha - 1) epsilon0 and 2 alpha - 1 overflowed here, though D_alpha is finite.
+        # (alpha - 1) epsilon0 and 2 alpha - 1 overflow here, though D_alpha is finite.
         (1e-300, 2.0),
         (1e-300, 1e10),
         (1.0, 1.7e308),
@@ -204,7 +205,7 @@ def test_orders_whose_divergence_passes_the_largest_double():
             pair = subsampling.poisson(privacy_loss.gaussian(1e-152), rate)
             exact = subsampled_binomial_sum(rate, pair.mechanism.ratio, alpha)
             assert renyi.rdp(pair, alpha) == pytest.approx(float(exact), rel=1e-15)
-        # A huge sigma, where s * s overflowed: D_alpha is about 1e-313, a subnormal the
+        # A huge sigma, where s * s overflows: D_alpha is about 1e-313, a subnormal the
         # quadrature does not resolve (it gives 0); never negative, NaN or a warning.
         pair = subsampling.poisson(privacy_loss.gaussian(1e156), 0.3)
         values = renyi.rdp(pair, [1.5, 99.5])

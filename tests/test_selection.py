@@ -27,7 +27,7 @@ CASES = [
     ([0.0, 1.0, 4.0], 2.0, 0.5, True),
     ([5.0, 5.0, 4.0, 0.0, -3.0], 0.25, 2.0, False),
 ]
-#: The integrals at 50 digits take a second each: a tie, monotone scores, section G's.
+#: The integrals at 50 digits are the slow tests here, so two cases: a tie, monotone scores.
 INTEGRAL_CASES = [CASES[1], CASES[2]]
 
 
@@ -128,7 +128,7 @@ def close(actual, expected, relative=1e-12, absolute=0.0):
 
 
 # ---------------------------------------------------------------------------
-# Section G's numbers
+# Lesson 12's numbers (SEL-1, SEL-2 and SEL-4 in docs/figures.md)
 # ---------------------------------------------------------------------------
 
 

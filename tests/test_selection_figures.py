@@ -1,4 +1,5 @@
-"""Figures SEL-1 to SEL-5 show section G's numbers, and their descriptions follow the sliders."""
+"""Figures SEL-1 to SEL-5 show lesson 12's numbers (docs/figures.md), and their descriptions
+follow the sliders."""
 
 import matplotlib
 import pytest
@@ -8,7 +9,7 @@ matplotlib.use("Agg")
 from dplearn.figures import selection as figures  # noqa: E402
 
 
-def test_sel_1_shows_section_g_probabilities_and_the_worst_loss():
+def test_sel_1_shows_its_probabilities_and_the_worst_loss():
     explorer = figures.ExponentialMechanism()
     numbers = explorer.numbers()
     shown = [round(numbers[f"$P_1[{r}]$"], 4) for r in range(1, 6)]

@@ -19,8 +19,9 @@ from dplearn import calibration, composition
 from dplearn import sparse_vector as sv
 from tests import oracle
 
-SECTION_H = dict(answers=[1, 3, 8, 2, 12], threshold=10, epsilon=1)
-SECTION_H_LAW = [0.06841, 0.0965, 0.26448, 0.03583, 0.31492, 0.21985]
+#: MANY-3's setting, and its law to 5 digits as docs/figures.md and lesson 13 print it.
+MANY_3 = dict(answers=[1, 3, 8, 2, 12], threshold=10, epsilon=1)
+MANY_3_LAW = [0.06841, 0.0965, 0.26448, 0.03583, 0.31492, 0.21985]
 
 
 # ---------------------------------------------------------------- mpmath oracles
@@ -61,10 +62,10 @@ def above_threshold_law(answers, threshold, epsilon, sensitivity=1):
 # ---------------------------------------------------------------- AboveThreshold
 
 
-def test_section_h_numbers():
-    law = sv.above_threshold_probabilities(**SECTION_H)
+def test_many_3_law():
+    law = sv.above_threshold_probabilities(**MANY_3)
     assert law.shape == (6,)
-    for value, quoted in zip(law, SECTION_H_LAW, strict=True):
+    for value, quoted in zip(law, MANY_3_LAW, strict=True):
         assert round(value, 5) == pytest.approx(quoted, abs=1e-12)
 
 
@@ -91,16 +92,16 @@ def test_law_matches_mpmath_quadrature(answers, threshold, epsilon, sensitivity)
 def test_law_matches_a_seeded_simulation():
     rng = np.random.default_rng(2026)
     draws = 400_000
-    outcomes = sv.sample_above_threshold(**SECTION_H, rng=rng, size=draws)
+    outcomes = sv.sample_above_threshold(**MANY_3, rng=rng, size=draws)
     frequencies = np.bincount(outcomes, minlength=6) / draws
-    law = sv.above_threshold_probabilities(**SECTION_H)
+    law = sv.above_threshold_probabilities(**MANY_3)
     # Five standard errors of a frequency: a correct sampler fails once in millions.
     assert np.all(np.abs(frequencies - law) < 5 * np.sqrt(law * (1 - law) / draws))
 
 
 def test_the_sampler_is_seeded():
-    first = sv.sample_above_threshold(**SECTION_H, rng=np.random.default_rng(5), size=50)
-    second = sv.sample_above_threshold(**SECTION_H, rng=np.random.default_rng(5), size=50)
+    first = sv.sample_above_threshold(**MANY_3, rng=np.random.default_rng(5), size=50)
+    second = sv.sample_above_threshold(**MANY_3, rng=np.random.default_rng(5), size=50)
     assert np.array_equal(first, second)
 
 
@@ -115,8 +116,8 @@ def test_tiny_probabilities_keep_their_relative_accuracy():
 
 
 @settings(max_examples=12, deadline=None)
-# Stopping at query 39 here needs the noisy threshold 80 of its scales above T: the
-# integral once stopped at 60 and gave ln P = -103.07 where mpmath gives -80.753.
+# Stopping at query 39 here needs the noisy threshold 80 of its scales above T: an
+# integral cut at 60 gives ln P = -103.07 where mpmath gives -80.753.
 @example(queries=42, seed=0, threshold=0.0, epsilon=4.0, sensitivity=0.5)
 @given(
     queries=st.integers(1, 50),
@@ -258,8 +259,8 @@ def test_above_threshold_stays_within_epsilon_on_the_variants_pairs(variant):
 
 
 def test_sparse_with_one_positive_is_above_threshold():
-    law = sv.sparse_probabilities(**SECTION_H, positives=1)
-    at = sv.above_threshold_probabilities(**SECTION_H)
+    law = sv.sparse_probabilities(**MANY_3, positives=1)
+    at = sv.above_threshold_probabilities(**MANY_3)
     assert law[()] == pytest.approx(at[-1], abs=1e-12)
     for index in range(5):
         assert law[(index,)] == pytest.approx(at[index], abs=1e-12)
@@ -292,7 +293,7 @@ def test_sparse_law_by_brute_force_and_simulation():
         assert abs(counts.get(found, 0) / draws - probability) < error, found
 
 
-def test_sparse_noise_scales_at_section_h():
+def test_sparse_noise_scales_of_many_5():
     scales = sv.sparse_noise_scales(1000, 5, 1.0)
     assert scales == dict(threshold=10.0, comparison=20.0, released=10.0, all_answers=1000.0)
 
@@ -329,7 +330,7 @@ def test_group_privacy_against_mpmath(epsilon, group_size):
     assert loose >= group_delta
 
 
-def test_group_privacy_section_h_numbers():
+def test_group_privacy_numbers_of_many_2():
     assert composition.group_privacy(1, 1e-6, 2)[1] == pytest.approx(3.718281828459045e-06)
     assert composition.group_privacy(1, 1e-6, 5)[1] == pytest.approx(8.579102488372e-05)
     assert composition.group_privacy(0, 1e-6, 5) == (0.0, pytest.approx(5e-6, rel=1e-15))

@@ -1,6 +1,6 @@
 """Figures SGD-1 to SGD-4: the numbers they show and the curves they draw.
 
-Expected values come from outside dplearn: the issue's published numbers (SGD-1's 2.38
+Expected values come from outside dplearn: the numbers docs/figures.md gives (SGD-1's 2.38
 and 1.134, SGD-3's 2.5967 against 2.3818 and 1.0355 against 0.947), Google's dp_accounting
 (its PLD accountant's pessimistic epsilon, 2.38178 at h = 1e-4, and its RDP accountant at
 the same orders), the subsampled Gaussian's Rényi divergence as a binomial sum in mpmath

@@ -172,8 +172,8 @@ def test_a_live_figure_drawn_before_its_view_is_ready_still_shows():
     """The browser must never receive a bare-base64 `_data_url` it cannot load.
 
     Run All in JupyterLab can deliver a figure's draw request to the kernel before the
-    messages with which its view reports itself ready; the image drawn then used to
-    reach the browser as a broken `_data_url`, and the figure stayed blank. This replays
+    messages with which its view reports itself ready; the image drawn then must still
+    reach the browser as a loadable `_data_url`, or the figure stays blank. This replays
     that order against a live ipympl canvas, in a subprocess so that this process keeps
     its own backend.
     """
