@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy import integrate, special
@@ -52,11 +53,11 @@ __all__ = [
     "sample_permute_and_flip",
     "loss_pair",
     "worst_neighbours",
+    "WorstNeighbours",
     "quantile_scores",
     "quantile_probabilities",
     "sample_quantile",
     "sample_histogram_quantile",
-    "sepal_lengths",
     "SelectionPair",
 ]
 
@@ -327,7 +328,9 @@ def _one_or_many(draws, size):
     return int(draws[0]) if size is None else draws
 
 
-def sample_exponential_mechanism(scores, epsilon, rng, size=None, sensitivity=1.0, monotone=False):
+def sample_exponential_mechanism(
+    scores, epsilon, sensitivity=1.0, monotone=False, *, rng, size=None
+):
     """Draws of the exponential mechanism: inverse-CDF sampling from its log-space
     probabilities (never e^(a u) itself, which overflows).
 
@@ -343,7 +346,7 @@ def sample_exponential_mechanism(scores, epsilon, rng, size=None, sensitivity=1.
 
 
 def sample_report_noisy_max(
-    scores, epsilon, noise, rng, size=None, sensitivity=1.0, monotone=False
+    scores, epsilon, noise, sensitivity=1.0, monotone=False, *, rng, size=None
 ):
     """Draws of report-noisy-max: noise of scale 2 Delta u / epsilon (Delta u / epsilon
     when monotone) added to every score, the index of the largest reported.
@@ -364,7 +367,7 @@ def sample_report_noisy_max(
     return _one_or_many(np.argmax(scores * rate + noises, axis=1), size)
 
 
-def sample_permute_and_flip(scores, epsilon, rng, size=None, sensitivity=1.0, monotone=False):
+def sample_permute_and_flip(scores, epsilon, sensitivity=1.0, monotone=False, *, rng, size=None):
     """Draws of permute-and-flip by its definition: a random order, a coin for each.
 
     Taught in: 12-choose-privately.ipynb
@@ -411,7 +414,7 @@ def _neighbours(scores, neighbour_scores, sensitivity, monotone):
     return scores, neighbour
 
 
-def loss_pair(scores, neighbour_scores, epsilon, noise="gumbel", sensitivity=1.0, monotone=False):
+def loss_pair(scores, neighbour_scores, epsilon, noise, sensitivity=1.0, monotone=False):
     """The privacy loss of report-noisy-max on two neighbouring score vectors, as a pair.
 
     ``noise="gumbel"`` is the exponential mechanism, ``"exponential"`` permute-and-flip.
@@ -452,14 +455,32 @@ def _corners(scores, sensitivity, monotone, candidate, upward):
     return [scores + up, scores + down]
 
 
+class WorstNeighbours(NamedTuple):
+    """The extremes of the exponential mechanism's privacy loss over neighbours and outputs.
+
+    Attributes:
+      lowest: the smallest loss, >= -epsilon.
+      highest: the largest loss, <= epsilon.
+      lowest_neighbour: the neighbouring scores at which the lowest occurs.
+      highest_neighbour: the neighbouring scores at which the highest occurs.
+      candidates: (the candidate of the lowest, the candidate of the highest).
+    """
+
+    lowest: float
+    highest: float
+    lowest_neighbour: np.ndarray
+    highest_neighbour: np.ndarray
+    candidates: tuple
+
+
 def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
     """The exponential mechanism's largest and smallest privacy loss over every neighbour
     of ``scores`` (every score moved by at most Delta u; all in one direction when
     monotone) and every output.
 
     Returns:
-      (lowest, highest, neighbour of the lowest, neighbour of the highest, candidates
-      where they occur): the loss lies in [lowest, highest], within [-epsilon, epsilon].
+      A ``WorstNeighbours``: the loss lies in [lowest, highest], within
+      [-epsilon, epsilon].
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -477,7 +498,7 @@ def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
                 if (loss > value) if upward else (loss < value):
                     best[upward] = (loss, neighbour, candidate)
     (lowest, low_neighbour, low_at), (highest, high_neighbour, high_at) = best[False], best[True]
-    return lowest, highest, low_neighbour, high_neighbour, (low_at, high_at)
+    return WorstNeighbours(lowest, highest, low_neighbour, high_neighbour, (low_at, high_at))
 
 
 # ---------------------------------------------------------------------------
@@ -518,7 +539,7 @@ def quantile_probabilities(values, candidates, epsilon, quantile=0.5):
     return exponential_mechanism(scores, epsilon, sensitivity=max(quantile, 1.0 - quantile))
 
 
-def sample_quantile(values, candidates, epsilon, rng, size=None, quantile=0.5):
+def sample_quantile(values, candidates, epsilon, quantile=0.5, *, rng, size=None):
     """Draws of the private quantile: candidates picked by the exponential mechanism.
 
     Taught in: 12-choose-privately.ipynb
@@ -531,7 +552,7 @@ def sample_quantile(values, candidates, epsilon, rng, size=None, quantile=0.5):
     return float(draws[0]) if size is None else draws
 
 
-def sample_histogram_quantile(values, candidates, epsilon, rng, size=None, quantile=0.5):
+def sample_histogram_quantile(values, candidates, epsilon, quantile=0.5, *, rng, size=None):
     """Draws of a quantile read off a Laplace histogram, the additive-noise alternative.
 
     Each value is counted at its nearest candidate (the candidates, sorted, are the bins'
@@ -557,14 +578,3 @@ def sample_histogram_quantile(values, candidates, epsilon, rng, size=None, quant
     index = np.argmax(running >= quantile * running[:, -1:], axis=1)
     draws = candidates[index]
     return float(draws[0]) if size is None else draws
-
-
-def sepal_lengths():
-    """The sepal lengths in cm of Fisher's 150 iris flowers (scikit-learn ships them):
-    a small real column, measured to 0.1 cm, median 5.8.
-
-    Taught in: 12-choose-privately.ipynb
-    """
-    from sklearn.datasets import load_iris
-
-    return np.array(load_iris().data[:, 0], dtype=float)

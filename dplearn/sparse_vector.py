@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy import integrate
@@ -53,17 +54,20 @@ __all__ = [
     "above_threshold_losses",
     "sample_above_threshold",
     "noise_scales",
+    "NoiseScales",
     "no_answer_noise_probabilities",
     "no_stop_log_probability",
     "no_stop_probabilities",
     "released_answer_log_density",
     "counterexample",
+    "Counterexample",
     "worst_loss",
     "worst_losses",
     "above_threshold_worst_loss",
     "sparse_probabilities",
     "sample_sparse",
     "sparse_noise_scales",
+    "SparseNoiseScales",
     "above_threshold_accuracy",
 ]
 
@@ -113,15 +117,30 @@ def _check_ratio(epsilon, sensitivity):
         )
 
 
+class NoiseScales(NamedTuple):
+    """The Laplace scales of AboveThreshold (``noise_scales``).
+
+    Attributes:
+      threshold: the threshold's noise scale, 2 Delta / epsilon.
+      answer: each answer's noise scale, 4 Delta / epsilon.
+    """
+
+    threshold: float
+    answer: float
+
+
 def noise_scales(epsilon, sensitivity=1.0):
-    """(threshold scale 2 Delta / epsilon, answer scale 4 Delta / epsilon) of AboveThreshold.
+    """The noise scales of AboveThreshold: 2 Delta / epsilon and 4 Delta / epsilon.
+
+    Returns:
+      A ``NoiseScales`` (threshold, answer).
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     _check_ratio(epsilon, sensitivity)
-    return 2.0 * sensitivity / epsilon, 4.0 * sensitivity / epsilon
+    return NoiseScales(2.0 * sensitivity / epsilon, 4.0 * sensitivity / epsilon)
 
 
 # ---------------------------------------------------------------------------
@@ -250,11 +269,11 @@ def above_threshold_probabilities(answers, threshold, epsilon, sensitivity=1.0):
     return np.exp(logs)
 
 
-def above_threshold_losses(answers1, answers2, threshold, epsilon, sensitivity=1.0):
+def above_threshold_losses(answers, neighbour_answers, threshold, epsilon, sensitivity=1.0):
     """The privacy loss ln(P[o | D1] / P[o | D2]) of every outcome o of AboveThreshold.
 
     Args:
-      answers1, answers2: the answers on two neighbouring data sets (the same length;
+      answers, neighbour_answers: the answers on two neighbouring data sets (the same length;
         each pair of answers differs by at most the sensitivity).
 
     Returns:
@@ -262,8 +281,8 @@ def above_threshold_losses(answers1, answers2, threshold, epsilon, sensitivity=1
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
-    first = check.vector("answers1", answers1)
-    second = check.vector("answers2", answers2)
+    first = check.vector("answers", answers)
+    second = check.vector("neighbour_answers", neighbour_answers)
     _check_neighbours(first, second, sensitivity)
     return above_threshold_log_probabilities(
         first, threshold, epsilon, sensitivity
@@ -274,33 +293,35 @@ def _check_neighbours(first, second, sensitivity):
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     if first.shape != second.shape:
         raise ValueError(
-            f"answers2 must have as many answers as answers1 ({first.size}), got {second.size}"
+            f"neighbour_answers must have as many answers as answers ({first.size}), "
+            f"got {second.size}"
         )
     gap = float(np.max(np.abs(first - second)))
     if gap > sensitivity * (1 + 1e-12):
         raise ValueError(
-            f"answers2 must differ from answers1 by at most the sensitivity {sensitivity:g} "
-            f"in every query, got a difference of {gap:g}"
+            "neighbour_answers must differ from answers by at most the sensitivity "
+            f"{sensitivity:g} in every query, got a difference of {gap:g}"
         )
 
 
-def sample_above_threshold(answers, threshold, epsilon, sensitivity=1.0, *, rng, size=1):
-    """Runs AboveThreshold size times with noise from rng; returns the outcomes.
+def sample_above_threshold(answers, threshold, epsilon, sensitivity=1.0, *, rng, size=None):
+    """Runs AboveThreshold with noise from rng; returns the outcome of each run.
 
     Returns:
-      An int array of size outcomes, numbered as ``above_threshold_probabilities``:
-      k - 1 for a stop at query k, m for none above.
+      One outcome (size None) or an int array of ``size`` outcomes, numbered as
+      ``above_threshold_probabilities``: k - 1 for a stop at query k, m for none above.
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
     answers, threshold, epsilon, sensitivity = _checked(answers, threshold, epsilon, sensitivity)
     rng = check.generator(rng)
-    size = check.positive_integer("size", size)
+    count = 1 if size is None else check.positive_integer("size", size)
     threshold_scale, answer_scale = noise_scales(epsilon, sensitivity)
-    noisy_threshold = threshold + rng.laplace(0.0, threshold_scale, size)
-    noisy = answers + rng.laplace(0.0, answer_scale, (size, answers.size))
+    noisy_threshold = threshold + rng.laplace(0.0, threshold_scale, count)
+    noisy = answers + rng.laplace(0.0, answer_scale, (count, answers.size))
     above = noisy >= noisy_threshold[:, None]
-    return np.where(above.any(axis=1), np.argmax(above, axis=1), answers.size)
+    outcomes = np.where(above.any(axis=1), np.argmax(above, axis=1), answers.size)
+    return int(outcomes[0]) if size is None else outcomes
 
 
 # ---------------------------------------------------------------------------
@@ -428,13 +449,29 @@ def released_answer_log_density(answers, stop, value, threshold, epsilon, sensit
     return float(log_mass + _log_density(value - answers[stop], answer_scale))
 
 
+class Counterexample(NamedTuple):
+    """Neighbouring answers built to break a variant of AboveThreshold (``counterexample``).
+
+    Attributes:
+      answers: the answers on D1.
+      neighbour_answers: the answers on D2, each within 1 of its partner.
+      threshold: T.
+      outcome: the outcome whose privacy loss grows with the number of queries.
+    """
+
+    answers: np.ndarray
+    neighbour_answers: np.ndarray
+    threshold: float
+    outcome: object
+
+
 def counterexample(variant, queries):
     """A pair of neighbouring answer vectors built to break a variant (sensitivity 1).
 
     Returns:
-      dict(answers1, answers2, threshold, outcome): the outcome whose loss grows, as an
-      index of ``above_threshold_probabilities`` (``"no answer noise"``), a boolean vector
-      (``"no stop"``), or (stop index, released value) (``"released answer"``).
+      A ``Counterexample``. Its outcome is an index of ``above_threshold_probabilities``
+      (``"no answer noise"``), a boolean vector (``"no stop"``), or (stop index, released
+      value) (``"released answer"``).
 
     - no answer noise: D1 = (1, 0, 0, ...), D2 = (0, 1, 0, ...), T = 0.5, outcome "stop
       at query 2": it needs answer 1 < noisy threshold <= answer 2, impossible on D1.
@@ -455,14 +492,14 @@ def counterexample(variant, queries):
         first[0] = 1.0
         if queries > 1:
             second[1] = 1.0
-        return dict(answers1=first, answers2=second, threshold=0.5, outcome=min(1, queries - 1))
+        return Counterexample(first, second, 0.5, min(1, queries - 1))
     if variant == "no stop":
         low = queries // 2
         first = np.concatenate([np.zeros(low), np.ones(queries - low)])
-        return dict(answers1=first, answers2=1.0 - first, threshold=0.5, outcome=first.astype(bool))
+        return Counterexample(first, 1.0 - first, 0.5, first.astype(bool))
     first = np.zeros(queries)
     second = np.concatenate([np.ones(queries - 1), [0.0]])
-    return dict(answers1=first, answers2=second, threshold=0.0, outcome=(queries - 1, -10.0))
+    return Counterexample(first, second, 0.0, (queries - 1, -10.0))
 
 
 def worst_loss(variant, queries, epsilon):
@@ -475,12 +512,7 @@ def worst_loss(variant, queries, epsilon):
     """
     pair = counterexample(variant, queries)
     epsilon = check.positive("epsilon", epsilon, scalar=True)
-    first, second, threshold, outcome = (
-        pair["answers1"],
-        pair["answers2"],
-        pair["threshold"],
-        pair["outcome"],
-    )
+    first, second, threshold, outcome = pair
     if variant == "no answer noise":
         p1 = no_answer_noise_probabilities(first, threshold, epsilon)[outcome]
         p2 = no_answer_noise_probabilities(second, threshold, epsilon)[outcome]
@@ -530,12 +562,12 @@ def worst_losses(variant, epsilon, max_queries=50):
     return logs[:max_queries] - logs[max_queries:]
 
 
-def above_threshold_worst_loss(answers1, answers2, threshold, epsilon, sensitivity=1.0):
+def above_threshold_worst_loss(answers, neighbour_answers, threshold, epsilon, sensitivity=1.0):
     """The largest |privacy loss| over AboveThreshold's outcomes on a pair of neighbours.
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
-    losses = above_threshold_losses(answers1, answers2, threshold, epsilon, sensitivity)
+    losses = above_threshold_losses(answers, neighbour_answers, threshold, epsilon, sensitivity)
     return float(np.max(np.abs(losses)))
 
 
@@ -622,18 +654,30 @@ def above_threshold_accuracy(queries, beta, epsilon, sensitivity=1.0):
     return 8.0 * sensitivity * (math.log(queries) + math.log(2.0 / beta)) / epsilon
 
 
+class SparseNoiseScales(NamedTuple):
+    """What finding c positives among m queries costs in noise (``sparse_noise_scales``).
+
+    Attributes:
+      threshold: Sparse's threshold noise scale, 2 c Delta / epsilon.
+      comparison: Sparse's noise scale on every answer it compares, 4 c Delta / epsilon.
+      released: the noise scale of each of the c answers if they are published too,
+        Sparse run with half the budget and the other half on c Laplace answers:
+        2 c Delta / epsilon.
+      all_answers: the Laplace scale on each of the m answers published at the same total
+        epsilon (basic composition), m Delta / epsilon.
+    """
+
+    threshold: float
+    comparison: float
+    released: float
+    all_answers: float
+
+
 def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):
     """What finding c positives among m queries costs in noise, against answering all m.
 
     Returns:
-      dict with
-        threshold: Sparse's threshold noise scale, 2 c Delta / epsilon;
-        comparison: Sparse's noise scale on every answer it compares, 4 c Delta / epsilon;
-        released: the noise scale of each of the c answers if they are published too,
-          Sparse run with half the budget and the other half on c Laplace answers:
-          2 c Delta / epsilon;
-        all_answers: the Laplace scale on each of the m answers published at the same
-          total epsilon (basic composition), m Delta / epsilon.
+      A ``SparseNoiseScales`` (threshold, comparison, released, all_answers).
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
@@ -642,7 +686,7 @@ def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
     unit = sensitivity / epsilon
-    return dict(
+    return SparseNoiseScales(
         threshold=2.0 * positives * unit,
         comparison=4.0 * positives * unit,
         released=2.0 * positives * unit,

@@ -21,6 +21,7 @@ from dplearn import (
     attacks,
     calibration,
     composition,
+    datasets,
     mechanisms,
     privacy_loss,
     sensitivity,
@@ -141,9 +142,9 @@ def lesson12():
     from dplearn.figures import selection as selection_figures
 
     bounded = zcdp.to_epsilon(100 * zcdp.bounded_range_rho(0.1), 1e-6)
-    pair = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 0.1)
+    pair = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 0.1, "gumbel")
     assert composition.compose(pair, 100).epsilon_for_delta(1e-6) < bounded
-    lengths = selection.sepal_lengths()
+    lengths = datasets.sepal_lengths()
     candidates = selection_figures.CANDIDATES
     # Where the two medians' errors cross: between 0.04 and 0.05.
     low, high = (selection_figures.median_errors(e)[:2] for e in (0.04, 0.05))
@@ -185,7 +186,7 @@ def lesson13():
         f"passes it from $m = {int(np.argmax(released > 1)) + 1}$ on and reaches "
         f"${released[49]:.2f}$ at $m = 50$",
         f"$\\alpha$ is ${sparse_vector.above_threshold_accuracy(1000, 0.05, 1.0):.2f}$",
-        f"noise of scale {scales['released']:g} against {scales['all_answers']:g}",
+        f"noise of scale {scales.released:g} against {scales.all_answers:g}",
     ]
 
 

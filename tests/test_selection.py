@@ -278,7 +278,7 @@ def frequencies_agree(draws, probabilities):
 def test_noisy_max_sampler(noise):
     scores = [3.0, 2.0, 2.0, 0.0]
     draws = selection.sample_report_noisy_max(
-        scores, 1.0, noise, np.random.default_rng(5), size=20000
+        scores, 1.0, noise, rng=np.random.default_rng(5), size=20000
     )
     frequencies_agree(draws, selection.report_noisy_max(scores, 1.0, noise))
 
@@ -286,23 +286,23 @@ def test_noisy_max_sampler(noise):
 def test_exponential_mechanism_and_permute_and_flip_samplers():
     scores = [3.0, 2.0, 2.0, 0.0]
     draws = selection.sample_exponential_mechanism(
-        scores, 1.0, np.random.default_rng(6), size=20000
+        scores, 1.0, rng=np.random.default_rng(6), size=20000
     )
     frequencies_agree(draws, selection.report_noisy_max(scores, 1.0, "gumbel"))
-    draws = selection.sample_permute_and_flip(scores, 1.0, np.random.default_rng(7), size=20000)
+    draws = selection.sample_permute_and_flip(scores, 1.0, rng=np.random.default_rng(7), size=20000)
     frequencies_agree(draws, selection.report_noisy_max(scores, 1.0, "exponential"))
 
 
 def test_samplers_are_seeded():
     for sample in (
-        lambda rng: selection.sample_exponential_mechanism(SCORES, 1.0, rng, size=50),
-        lambda rng: selection.sample_permute_and_flip(SCORES, 1.0, rng, size=50),
-        lambda rng: selection.sample_report_noisy_max(SCORES, 1.0, "laplace", rng, size=50),
+        lambda rng: selection.sample_exponential_mechanism(SCORES, 1.0, rng=rng, size=50),
+        lambda rng: selection.sample_permute_and_flip(SCORES, 1.0, rng=rng, size=50),
+        lambda rng: selection.sample_report_noisy_max(SCORES, 1.0, "laplace", rng=rng, size=50),
     ):
         first = sample(np.random.default_rng(3))
         assert np.array_equal(first, sample(np.random.default_rng(3)))
     assert isinstance(
-        selection.sample_exponential_mechanism(SCORES, 1.0, np.random.default_rng(1)), int
+        selection.sample_exponential_mechanism(SCORES, 1.0, rng=np.random.default_rng(1)), int
     )
 
 
@@ -352,13 +352,13 @@ def test_exponential_mechanism_losses_lie_within_epsilon_and_span_at_most_epsilo
         scores = rng.normal(0, 5, k)
         neighbour = scores + rng.uniform(-1, 1, k)
         epsilon = float(rng.choice([0.1, 1.0, 4.0]))
-        pair = selection.loss_pair(scores, neighbour, epsilon)
+        pair = selection.loss_pair(scores, neighbour, epsilon, "gumbel")
         assert np.all(np.abs(pair.losses) <= epsilon * (1 + 1e-12))
         assert pair.loss_range <= epsilon * (1 + 1e-12)
 
 
 def test_bounded_range_is_reached_and_permute_and_flip_exceeds_it():
-    pair = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 1.0)
+    pair = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 1.0, "gumbel")
     assert pair.loss_range == pytest.approx(1.0, rel=1e-14)
     flipped = selection.loss_pair([0.0, 0.0], [-1.0, 1.0], 1.0, "exponential")
     assert flipped.max_loss == pytest.approx(1.0, rel=1e-14)
@@ -461,7 +461,7 @@ def test_quantile_probabilities_against_mpmath_and_the_sampler():
     probabilities = selection.quantile_probabilities(values, candidates, epsilon)
     close(probabilities, expected)
     draws = selection.sample_quantile(
-        values, candidates, epsilon, np.random.default_rng(2), size=20000
+        values, candidates, epsilon, rng=np.random.default_rng(2), size=20000
     )
     frequencies_agree(np.searchsorted(candidates, draws), probabilities)
     # Sensitivity: adding any one value moves every score by at most 1/2.

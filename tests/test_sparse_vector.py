@@ -146,17 +146,17 @@ def test_every_outcome_loss_is_within_epsilon_for_neighbours(
 
 def test_no_answer_noise_has_an_impossible_outcome_on_one_neighbour():
     pair = sv.counterexample("no answer noise", 2)
-    first = sv.no_answer_noise_probabilities(pair["answers1"], pair["threshold"], 1.0)
-    second = sv.no_answer_noise_probabilities(pair["answers2"], pair["threshold"], 1.0)
-    outcome = pair["outcome"]
+    first = sv.no_answer_noise_probabilities(pair.answers, pair.threshold, 1.0)
+    second = sv.no_answer_noise_probabilities(pair.neighbour_answers, pair.threshold, 1.0)
+    outcome = pair.outcome
     assert first[outcome] == 0.0 and second[outcome] > 0.1
     assert sv.worst_loss("no answer noise", 2, 1.0) == math.inf
     assert np.all(np.isinf(sv.worst_losses("no answer noise", 1.0)[1:]))
     # A private variant would allow P[o | D2] <= e^epsilon P[o | D1] = 0: the simulation
     # of the variant itself finds the outcome on D2 and never on D1.
     rng = np.random.default_rng(3)
-    for answers, seen in ((pair["answers1"], False), (pair["answers2"], True)):
-        noisy_threshold = pair["threshold"] + rng.laplace(0, 2.0, 20_000)
+    for answers, seen in ((pair.answers, False), (pair.neighbour_answers, True)):
+        noisy_threshold = pair.threshold + rng.laplace(0, 2.0, 20_000)
         stops_at_two = (answers[0] < noisy_threshold) & (answers[1] >= noisy_threshold)
         assert stops_at_two.any() == seen
 
@@ -198,8 +198,8 @@ def test_no_stop_loss_grows_without_bound():
         )
     pair = sv.counterexample("no stop", 12)
     truth = mpmath.log(
-        _no_stop_probability(pair["answers1"], pair["outcome"], pair["threshold"], 1)
-        / _no_stop_probability(pair["answers2"], pair["outcome"], pair["threshold"], 1)
+        _no_stop_probability(pair.answers, pair.outcome, pair.threshold, 1)
+        / _no_stop_probability(pair.neighbour_answers, pair.outcome, pair.threshold, 1)
     )
     assert losses[11] == pytest.approx(float(truth), rel=1e-9)
 
@@ -207,21 +207,21 @@ def test_no_stop_loss_grows_without_bound():
 def test_no_stop_outcome_is_the_worst_of_all_outcomes():
     for queries in (2, 5, 8):
         pair = sv.counterexample("no stop", queries)
-        outcomes, first = sv.no_stop_probabilities(pair["answers1"], pair["threshold"], 1.0)
-        _, second = sv.no_stop_probabilities(pair["answers2"], pair["threshold"], 1.0)
+        outcomes, first = sv.no_stop_probabilities(pair.answers, pair.threshold, 1.0)
+        _, second = sv.no_stop_probabilities(pair.neighbour_answers, pair.threshold, 1.0)
         assert first.sum() == pytest.approx(1.0, abs=1e-12)
         losses = np.log(first / second)
         assert np.max(losses) == pytest.approx(sv.worst_loss("no stop", queries, 1.0), rel=1e-9)
-        assert np.array_equal(outcomes[np.argmax(losses)], pair["outcome"])
+        assert np.array_equal(outcomes[np.argmax(losses)], pair.outcome)
 
 
 @pytest.mark.parametrize("queries", [2, 6, 20])
 def test_released_answer_loss_is_its_closed_form(queries):
     pair = sv.counterexample("released answer", queries)
-    stop, value = pair["outcome"]
+    stop, value = pair.outcome
     densities = [
-        sv.released_answer_log_density(answers, stop, value, pair["threshold"], 1.0)
-        for answers in (pair["answers1"], pair["answers2"])
+        sv.released_answer_log_density(answers, stop, value, pair.threshold, 1.0)
+        for answers in (pair.answers, pair.neighbour_answers)
     ]
     assert densities[0] - densities[1] == pytest.approx((queries - 1) / 4, rel=1e-9, abs=1e-12)
     assert sv.worst_loss("released answer", queries, 1.0) == (queries - 1) / 4
@@ -250,7 +250,7 @@ def test_above_threshold_stays_within_epsilon_on_the_variants_pairs(variant):
     for queries in (1, 10, 50):
         pair = sv.counterexample(variant, queries)
         worst = sv.above_threshold_worst_loss(
-            pair["answers1"], pair["answers2"], pair["threshold"], 1.0
+            pair.answers, pair.neighbour_answers, pair.threshold, 1.0
         )
         assert worst <= 1.0 + 1e-9
 
@@ -361,7 +361,7 @@ def test_parallel_composition():
         (lambda: sv.above_threshold_probabilities([1, float("nan")], 1, 1), "answers"),
         (lambda: sv.above_threshold_probabilities([1, 2], 1, 1, sensitivity=0), "sensitivity"),
         (lambda: sv.sample_above_threshold([1], 1, 1, rng=3), "rng"),
-        (lambda: sv.above_threshold_losses([1, 2], [1, 4], 1, 1), "answers2"),
+        (lambda: sv.above_threshold_losses([1, 2], [1, 4], 1, 1), "neighbour_answers"),
         (lambda: sv.sparse_probabilities([1, 2], 1, 1, 3), "positives"),
         (lambda: sv.counterexample("no threshold", 3), "variant"),
         (lambda: sv.worst_losses("no stop", 1, max_queries=0), "max_queries"),

@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 from dplearn import privacy_loss
-from dplearn.figures import widget_models
-from dplearn.figures import controls
+from dplearn.figures import controls, widget_models
 from dplearn.figures.explorers import Explorer, load_all, spoken
 from dplearn.figures.widgets import explore, format_number, numbers_table
 from tests import shared_explorers

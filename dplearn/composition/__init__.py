@@ -74,6 +74,7 @@ from dplearn.composition.exact import (
     laplace_epsilon_for_delta,
 )
 from dplearn.composition.groups import (
+    CountNoiseScales,
     count_noise_scales,
     gaussian_group_delta,
     group_privacy,
@@ -125,6 +126,7 @@ __all__ = [
     "gaussian_group_delta",
     "parallel_composition",
     "count_noise_scales",
+    "CountNoiseScales",
     "LossLaw",
     "Lattice",
     "LAPLACE_CLOSED_FORM_MAX_K",

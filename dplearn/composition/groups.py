@@ -21,6 +21,7 @@ Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +34,7 @@ __all__ = [
     "gaussian_group_delta",
     "parallel_composition",
     "count_noise_scales",
+    "CountNoiseScales",
 ]
 
 
@@ -139,18 +141,32 @@ def parallel_composition(epsilons):
     return float(np.max(values))
 
 
+class CountNoiseScales(NamedTuple):
+    """Laplace scales per count for k counts at one overall epsilon (``count_noise_scales``).
+
+    Attributes:
+      disjoint: Delta / epsilon, when the counts are a histogram's bins (parallel
+        composition).
+      overlapping: k Delta / epsilon, when one person can change all k (basic
+        composition).
+    """
+
+    disjoint: float
+    overlapping: float
+
+
 def count_noise_scales(epsilon, counts, sensitivity=1.0):
     """Laplace scales per count for k counts released at an overall epsilon.
 
     Returns:
-      (disjoint, overlapping): Delta / epsilon when the counts are the bins of a
-      histogram, one person in one bin (parallel composition), k Delta / epsilon when one
-      person can change all k of them (basic composition, epsilon / k each). The error
-      of each count (its standard deviation) is sqrt(2) times its scale.
+      A ``CountNoiseScales`` (disjoint, overlapping): Delta / epsilon when the counts are
+      the bins of a histogram, one person in one bin (parallel composition), k Delta /
+      epsilon when one person can change all k of them (basic composition, epsilon / k
+      each). The error of each count (its standard deviation) is sqrt(2) times its scale.
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     counts = check.whole("counts", counts, minimum=1)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
-    return sensitivity / epsilon, counts * sensitivity / epsilon
+    return CountNoiseScales(sensitivity / epsilon, counts * sensitivity / epsilon)

@@ -451,7 +451,7 @@ ABOVE_THRESHOLD_QUERIES = (1, 2, 5, 10, 20, 35, 50)
 def _above_threshold_on_pair(variant, queries, epsilon):
     pair = sv.counterexample(variant, queries)
     return sv.above_threshold_worst_loss(
-        pair["answers1"], pair["answers2"], pair["threshold"], epsilon
+        pair.answers, pair.neighbour_answers, pair.threshold, epsilon
     )
 
 
@@ -678,7 +678,7 @@ class SparseSavings(Explorer):
         self.all_answers.set_data(cs, np.full(cs.size, queries / epsilon))
         scales = sv.sparse_noise_scales(queries, positives, epsilon)
         self.marks.set_data(
-            [positives] * 3, [scales["comparison"], scales["released"], scales["all_answers"]]
+            [positives] * 3, [scales.comparison, scales.released, scales.all_answers]
         )
         self.crossing.set_data([queries / 2], [queries / epsilon])
         self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
@@ -687,22 +687,22 @@ class SparseSavings(Explorer):
         s = self.state
         scales = s["scales"]
         return {
-            "Sparse: threshold noise": scales["threshold"],
-            "Sparse: noise on compared answers": scales["comparison"],
-            "Sparse then publish: noise per answer": scales["released"],
-            "all m published: noise per answer": scales["all_answers"],
-            "Sparse's noise is smaller by": scales["all_answers"] / scales["released"],
+            "Sparse: threshold noise": scales.threshold,
+            "Sparse: noise on compared answers": scales.comparison,
+            "Sparse then publish: noise per answer": scales.released,
+            "all m published: noise per answer": scales.all_answers,
+            "Sparse's noise is smaller by": scales.all_answers / scales.released,
             "Sparse wins while c is below": s["queries"] / 2,
         }
 
     def description(self):
         s = self.state
         scales = s["scales"]
-        winner = "Sparse" if scales["released"] < scales["all_answers"] else "answering all"
+        winner = "Sparse" if scales.released < scales.all_answers else "answering all"
         return (
             f"Laplace noise scale on each published answer against the number of positives c, "
             f"for {s['queries']} queries and epsilon {s['epsilon']:.4g}: at c = "
-            f"{s['positives']} Sparse then publishing puts {scales['released']:.4g} on each, "
-            f"answering all {s['queries']} puts {scales['all_answers']:.4g}; {winner} wins, "
+            f"{s['positives']} Sparse then publishing puts {scales.released:.4g} on each, "
+            f"answering all {s['queries']} puts {scales.all_answers:.4g}; {winner} wins, "
             f"and Sparse wins while c is below {s['queries'] / 2:g}."
         )

@@ -18,7 +18,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from dplearn import composition, privacy_loss, selection, zcdp
+from dplearn import composition, datasets, privacy_loss, selection, zcdp
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
@@ -508,7 +508,7 @@ HISTOGRAM_DRAWS = 4000
 
 @functools.lru_cache(maxsize=1)
 def _column():
-    values = selection.sepal_lengths()
+    values = datasets.sepal_lengths()
     return values, float(np.median(values))
 
 
@@ -517,7 +517,7 @@ def histogram_law(epsilon):
     """The Laplace histogram median's frequencies over the candidates (seeded draws)."""
     values, _ = _column()
     draws = selection.sample_histogram_quantile(
-        values, CANDIDATES, epsilon, np.random.default_rng(HISTOGRAM_SEED), size=HISTOGRAM_DRAWS
+        values, CANDIDATES, epsilon, rng=np.random.default_rng(HISTOGRAM_SEED), size=HISTOGRAM_DRAWS
     )
     index = np.searchsorted(CANDIDATES, np.round(draws, 1))
     return np.bincount(index, minlength=CANDIDATES.size) / HISTOGRAM_DRAWS
