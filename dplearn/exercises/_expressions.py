@@ -110,8 +110,10 @@ class NotReadable(ValueError):
 
 
 class OutsideDomain(NotReadable):
-    """A function met an argument outside its domain (Phi_inv of 2, ln of -1); the message
-    is a plain sentence ("ln needs a positive number, got -1")."""
+    """A function met an argument outside its domain (Phi_inv of 2, ln of -1).
+
+    The message is a plain sentence ("ln needs a positive number, got -1").
+    """
 
 
 def _normalise(text):

@@ -273,6 +273,7 @@ class AccountantBracket(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: one release's privacy loss, exact and rounded up or down to a grid of "
@@ -284,6 +285,7 @@ class AccountantBracket(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-5: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$k$ composed": s["k"],
@@ -308,17 +310,22 @@ ALPHA_CONTROL = Control(
 
 
 def band_between(x, lower, upper, where):
-    """Vertices of the region between two curves over the x where ``where`` holds
-    (elsewhere the band has no height); a flat sliver when it holds nowhere."""
+    """Vertices of the region between two curves over the x where ``where`` holds.
+
+    Elsewhere the band has no height; where ``where`` holds nowhere, it is a flat sliver.
+    """
     low = np.where(where, lower, upper)
     return np.column_stack((np.concatenate((x, x[::-1])), np.concatenate((low, upper[::-1]))))
 
 
 def gap_scale(gap):
-    """The value the gap panel's top tick stands for: the smallest of 1, 2, 5 times a
-    power of ten at or above the largest positive gap (the red band then fills more than
-    half the panel's upper half), or above the largest negative one when the CLT curve
-    never lies above the exact curve (a gap of 0 everywhere: 1)."""
+    """The value the gap panel's top tick stands for.
+
+    It is the smallest of 1, 2, 5 times a power of ten at or above the largest positive
+    gap (the red band then fills more than half the panel's upper half), or above the
+    largest negative one when the CLT curve never lies above the exact curve (a gap of 0
+    everywhere: 1).
+    """
     gap = np.asarray(gap, dtype=float)
     largest = float(np.max(gap, initial=0.0))
     if largest <= 1e-12:
@@ -339,8 +346,10 @@ def signed_round_value(value):
 
 
 def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta, above):
-    """Where the exact delta first and last exceeds the approximation's, and the largest
-    ratio exact delta / approximate delta, refined from the grid the figure draws.
+    """Where the exact delta first and last exceeds the approximation's, and its largest ratio.
+
+    The ratio is exact delta / approximate delta; all three are refined from the grid the
+    figure draws.
 
     The readout quotes these to four digits, finer than the grid's step: each crossing is
     the root of exact delta - approximate delta between the grid points that bracket it,
@@ -350,7 +359,8 @@ def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta
 
     Args:
       exact, approximation: pairs with a vectorised ``delta(epsilon)``.
-      grid: increasing epsilons; exact_delta, approximate_delta: the deltas there.
+      grid: increasing epsilons.
+      exact_delta, approximate_delta: the deltas at the grid's epsilons.
       above: where (on the grid) the exact delta exceeds the approximation's.
 
     Returns:
@@ -593,6 +603,7 @@ class TradeOffCurves(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-6 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: trade-off curves, the attacker's smallest type II error β against the "
@@ -604,6 +615,7 @@ class TradeOffCurves(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-6: the numbers it shows at the current setting."""
         s = self.state
         found = np.isfinite(s["first_below"])
         return {

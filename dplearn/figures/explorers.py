@@ -159,6 +159,12 @@ class LayeredFigure(Figure):
         return layer
 
     def draw(self, renderer):
+        """Draws the figure: the static layer from its cached pixels, then the moving artists.
+
+        A full draw happens when layers are off, nothing moves, the renderer cannot copy
+        pixels (vector output), or the draw is a dry run; the first draw at a size fills the
+        cache.
+        """
         if not (self.use_layers and self.moving_artists and hasattr(renderer, "copy_from_bbox")):
             return super().draw(renderer)
         if "draw_path" in vars(renderer):

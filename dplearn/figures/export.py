@@ -192,6 +192,11 @@ def animate(figure_id, out, control=None, frames=36, dpi=80, duration_ms=120, sp
 
 
 def main(argv=None):
+    """The command line ``python -m dplearn.figures``: exports figures, or one as a GIF.
+
+    Returns:
+      0, the exit status.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m dplearn.figures",
         description="Export every registered figure, at the document's setting, as PNG and SVG;"

@@ -103,6 +103,7 @@ class DecimalControl(Control):
     decimals: int = 1
 
     def slider(self, value, name=None):
+        """The slider of ``Control``, its readout showing ``decimals`` decimals."""
         slider = super().slider(value, name)
         slider.readout_format = f".{self.decimals}f"
         return slider
@@ -378,6 +379,7 @@ class LaplaceDensities(_LaplaceOutputs):
             label.set_text(f"{_SUBSCRIPT_O[index]}: {_factor_text(ratios[index])}")
 
     def description(self):
+        """PLRV-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "The densities of two noisy counts, 1000 and "
@@ -389,6 +391,7 @@ class LaplaceDensities(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-1: the numbers it shows at the current setting."""
         result = {r"$\varepsilon = \Delta / b$": self.noise.max_loss}
         for index, output in enumerate(self.outputs):
             name = f"O_{index + 1}"
@@ -463,6 +466,7 @@ class LaplaceLoss(_LaplaceOutputs):
         )
 
     def description(self):
+        """PLRV-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "The privacy loss L against the output for Laplace noise of scale "
@@ -473,6 +477,7 @@ class LaplaceLoss(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-2: the numbers it shows at the current setting."""
         return {
             r"$\max \mathcal{L} = \Delta / b$": self.noise.max_loss,
             r"$\varepsilon$": float(self.epsilon),
@@ -565,6 +570,7 @@ class LaplaceLossByProbability(_Figure):
             label.set_text(_fraction_text(widths[index]))
 
     def description(self):
+        """PLRV-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e to the loss against the probability position for Laplace noise: a top step "
@@ -575,6 +581,7 @@ class LaplaceLossByProbability(_Figure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-3: the numbers it shows at the current setting."""
         top, middle, bottom = self.widths
         return {
             r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width": top,
@@ -638,6 +645,7 @@ class AttackerOdds(_LaplaceOutputs):
             label.set_text(_odds_text(value))
 
     def description(self):
+        """PLRV-ODDS in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"The attacker's odds of D₁ against D₂, {say('prior odds')} before any output, "
@@ -648,6 +656,7 @@ class AttackerOdds(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-ODDS: the numbers it shows at the current setting."""
         result = {"prior odds": float(self.prior_odds)}
         for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
             name = f"O_{index + 1}"
@@ -756,6 +765,7 @@ class DistinguishingEvents(_Figure):
         self.note.set_text(f"at ε = {epsilon:.3g}:\n{deltas}")
 
     def description(self):
+        """PLRV-10 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e^ε over e^L, capped at 1, against the probability position for a count "
@@ -767,6 +777,7 @@ class DistinguishingEvents(_Figure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-10: the numbers it shows at the current setting."""
         return {
             r"$\Pr[\text{count} + \mathrm{Lap}(b) \geq \text{threshold}]$": (
                 self.mechanism.published_probability

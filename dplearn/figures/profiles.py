@@ -210,6 +210,7 @@ class PrivacyProfiles(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Privacy profiles, δ against ε on a log scale, for k = {spoken(p['releases'])} "
@@ -221,6 +222,7 @@ class PrivacyProfiles(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-3: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$\delta$ exact ($k$ × Laplace)": s["at"]["exact"],
@@ -377,6 +379,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} against the number of releases k, log-log, "
@@ -387,6 +390,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-4: the numbers it shows at the current setting."""
         s = self.state
         exact = s["at"]["exact"]
         return {

@@ -190,6 +190,7 @@ class SubsampledGaussian(Explorer):
         )
 
     def description(self):
+        """SUB-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the output's density without the person, one normal, and with them, a "
@@ -201,6 +202,7 @@ class SubsampledGaussian(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SUB-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$\delta(\varepsilon)$, remove side": s["remove_delta"],
@@ -433,6 +435,7 @@ class AmplificationBound(Explorer):
         )
 
     def description(self):
+        """SUB-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         bound_delta = "bound: $\\delta'"
         return (
@@ -444,6 +447,7 @@ class AmplificationBound(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SUB-2: the numbers it shows at the current setting."""
         s = self.state
         bound, exact, here = s["bound_delta"], s["exact_delta"], s["exact_here"]
         return {

@@ -274,6 +274,7 @@ class EpsilonAgainstEpochs(Explorer):
         self.state = dict(rate=rate, steps=steps, epsilon=epsilon, epochs=epochs)
 
     def description(self):
+        """SGD-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} of a DP-SGD run against the number of epochs, by "
@@ -283,6 +284,7 @@ class EpsilonAgainstEpochs(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             "sampling rate $q$": s["rate"],
@@ -310,8 +312,9 @@ ORDERS = np.array(renyi.DEFAULT_ORDERS, dtype=float)
 
 
 def conversion(alphas, rdp_values, delta):
-    """epsilon at delta from each order on its own (Balle et al. 2020, Theorem 21):
-    rdp + ln(1 - 1/alpha) - (ln delta + ln alpha) / (alpha - 1), never below 0, and 0
+    """epsilon at delta from each order on its own (Balle et al. 2020, Theorem 21).
+
+    It is rdp + ln(1 - 1/alpha) - (ln delta + ln alpha) / (alpha - 1), never below 0, and 0
     where delta >= sqrt(1 - e^-rdp) already; inf for orders at or below 1.01, which the
     accountant does not use. The same as ``dplearn.renyi.to_epsilon`` given one order at
     a time (the tests check), for all the orders at once.
@@ -460,6 +463,7 @@ class RenyiDivergences(Explorer):
         )
 
     def description(self):
+        """SGD-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the Rényi divergence against its order α for one subsampled step, for "
@@ -471,6 +475,7 @@ class RenyiDivergences(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-2: the numbers it shows at the current setting."""
         s = self.state
         return {
             "steps $T$": f"{s['steps']:,}",
@@ -496,8 +501,9 @@ def _per_order_epsilon(rate, sigma, steps, delta):
 
 @register
 class RenyiAgainstPLD(Explorer):
-    """SGD-3: epsilon at delta from RDP (converted, minimised over the orders) and from the
-    PLD, against the number of epochs.
+    """SGD-3: epsilon at delta from RDP and from the PLD, against the number of epochs.
+
+    The RDP one is converted and minimised over the orders.
 
     At the SGD-1 setting, 60 epochs: RDP 2.5967 against PLD 2.3818 (RDP 9 % more);
     sigma = 4, q = 0.01 (batch 600), 100 epochs = 10,000 steps: 1.0355 against 0.947.
@@ -597,6 +603,7 @@ class RenyiAgainstPLD(Explorer):
         self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
 
     def description(self):
+        """SGD-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} against the number of epochs, from Rényi DP and "
@@ -606,6 +613,7 @@ class RenyiAgainstPLD(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-3: the numbers it shows at the current setting."""
         s = self.state
         return {
             "steps $T$": f"{s['steps']:,}",
@@ -787,6 +795,7 @@ class TrainingRun(Explorer):
         )
 
     def description(self):
+        """SGD-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Left: test accuracy after each of {spoken(p['epochs'])} epochs of DP-SGD "
@@ -798,6 +807,7 @@ class TrainingRun(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-4: the numbers it shows at the current setting."""
         s = self.state
         return {
             "test accuracy, DP-SGD": s["accuracy"],
