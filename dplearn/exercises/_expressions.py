@@ -202,8 +202,10 @@ def _compile(node, parameters):
 
 
 def _implicit_product(node, parameters):
-    """True when a call is a product without its sign: a variable, a number or a bracket
-    followed by one bracketed factor, where no function is meant."""
+    """True when a call is a product written without its sign, where no function is meant.
+
+    Such a call is a variable, a number or a bracket followed by one bracketed factor.
+    """
     if node.keywords or len(node.args) != 1:
         return False
     factor = node.func

@@ -405,8 +405,10 @@ class Exercise:
         return Result(self.id, status, message, hint, recorded)
 
     def _unreadable(self, message, answer, note="could not read"):
-        """The result for something written that is not an answer; the grader re-reads
-        what was written (as text) and reports it as note."""
+        """The result for something written that is not an answer.
+
+        The grader re-reads what was written (as text) and reports it as note.
+        """
         written = answer if isinstance(answer, str) else repr(answer)
         return Result(self.id, UNREADABLE, message, None, written[:400], note)
 

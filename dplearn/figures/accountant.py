@@ -190,8 +190,11 @@ class AccountantBracket(_CompositionFigure):
         return float(optimistic.delta(epsilon)), float(pessimistic.delta(epsilon))
 
     def _sweep(self, mechanism, sigma, epsilon0, k, epsilon, pair, widths):
-        """The brackets at these widths; those already computed at this setting are kept
-        while only h moves (the finest grid costs the most)."""
+        """The brackets at these widths.
+
+        Those already computed at this setting are kept while only h moves (the finest grid
+        costs the most).
+        """
         key = (mechanism, sigma if mechanism == "Gaussian" else epsilon0, k, epsilon)
         if getattr(self, "_sweep_key", None) != key:
             self._sweep_key, self._sweep_cache = key, {}

@@ -219,8 +219,10 @@ class SubsampledGaussian(Explorer):
 
 
 def _power_of_ten(log_value):
-    """e^log_value as the readout writes numbers ("2.5119 × 10^-1212"), for values that a
-    float cannot hold (it would show 0 or ∞)."""
+    """e^log_value as the readout writes numbers ("2.5119 × 10^-1212").
+
+    It serves values that a float cannot hold (it would show 0 or ∞).
+    """
     if not np.isfinite(log_value):
         return "0" if log_value < 0 else "∞"
     exponent = math.floor(log_value / math.log(10.0))

@@ -131,8 +131,11 @@ EPSILON_TICKS = 8
 
 
 def _ticks_within(low, high):
-    """EPSILON_TICKS positions: the 1-2-5 values between low and high (every other one when
-    there are too many), then values below low to make up the number."""
+    """EPSILON_TICKS tick positions around the range from low to high.
+
+    They are the 1-2-5 values between low and high (every other one when there are too
+    many), then values below low to make up the number.
+    """
     first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
     values = [m * 10.0**e for e in range(first, last + 1) for m in (1.0, 2.0, 5.0)]
     shown = [value for value in values if low <= value <= high]
@@ -143,8 +146,10 @@ def _ticks_within(low, high):
 
 
 def _on_axis(xs, values, bottom, top, below, above):
-    """values where they lie within [bottom, top], NaN elsewhere; the triangles below and
-    above (Line2D) mark, at the axis' foot or head, the x of each value beyond it.
+    """values where they lie within [bottom, top], NaN elsewhere; triangles for the others.
+
+    The triangles below and above (Line2D) mark, at the axis' foot or head, the x of each
+    value beyond it.
 
     A clipped marker would sit at the edge as if that were its value; the readout holds the
     number, the triangle says that it is off the axis and on which side.
