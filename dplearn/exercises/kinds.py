@@ -61,7 +61,7 @@ _HINT_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: The status of a checked answer (``Result.status``).
 NO_ANSWER, CORRECT, MISTAKE, NOT_YET = "no-answer", "correct", "mistake", "not-yet"
 #: Something was written, but it is not an answer (unreadable text, a letter that is no
-#: option): the grader says what, where it used to say "no answer".
+#: option): the grader says what was written, not "no answer".
 UNREADABLE = "unreadable"
 #: How long a quoted answer may be in a verdict.
 _QUOTED = 24
@@ -127,7 +127,7 @@ class Result:
     def _ipython_display_(self):
         # In Voilà (app mode) the page shows the answer box, not the answer cell under
         # it: "No answer yet" there is noise. Anything else, and everything in JupyterLab
-        # or a console, shows as before.
+        # or a console, is shown.
         if self.status == NO_ANSWER and in_app_mode():
             return
         from IPython.display import display

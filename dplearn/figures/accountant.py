@@ -100,7 +100,7 @@ class AccountantBracket(_CompositionFigure):
     composing the k rounded PLDs by FFT, how far the pessimistic delta lies above the
     exact one and the optimistic below it, relative to the exact delta, for a range of
     grid widths; the dotted line is the slider's h. Both shrink in proportion to h
-    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the document's
+    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the lesson's
     epsilon0 = 0.1); a note says when it does not.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb

@@ -113,8 +113,8 @@ OPTIMAL_COLOR = GREEN
 EXACT_COLOR = BLUE
 CLT_COLOR = BAD_COLOR
 
-# The document's setting for the Gaussian (variance 3, lesson 02) and the issue's Laplace
-# setting (scale 10, so epsilon0 = 0.1).
+# The lessons' setting for the Gaussian (variance 3, lesson 02) and for the Laplace
+# mechanism (scale 10, so epsilon0 = 0.1).
 DOCUMENT_SIGMA = float(np.sqrt(3.0))
 DOCUMENT_EPSILON0 = 0.1
 
@@ -492,7 +492,7 @@ class ComposedLossByProbability(_CompositionFigure):
         self.note = Note(zoomed, 0.97, 0.5, ha="right", va="top")
         self.moving(*self.note.artists)
         # The zoom is in units of delta_1, so its ticks never move: at large epsilon
-        # delta_1 is 4e-18, and ticks at such positions collided and were cut.
+        # delta_1 is 4e-18, and ticks at such positions would collide and be cut.
         zoomed.set_xlim(0.0, 1.25)
         zoomed.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0, 1.25])
         whole.set_xlim(0, 1)

@@ -85,7 +85,7 @@ class Control(_Applicability):
         ``{choice name: option or options}``; empty (the default): always. Elsewhere the
         slider is hidden.
       on_release: the slider updates the figure when released, not while dragged (for
-        a value that can take a fresh computation of tens of milliseconds or more:
+        a value whose fresh computation is too slow to repeat at every step of a drag:
         dragging would queue one per value passed on the way).
     """
 
@@ -275,7 +275,7 @@ def _step_through(low, value, nominal):
     """A step close to nominal whose grid, counted from low, passes through value.
 
     A slider snaps to low + k * step: without this, a slider that opens at the
-    document's epsilon = ln 3 would hand the figure a nearby grid value instead.
+    lessons' epsilon = ln 3 would hand the figure a nearby grid value instead.
     """
     span = value - low
     if span <= 0:

@@ -12,7 +12,7 @@ Subclasses declare:
   title: a short title for listings and exports.
   controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer;
     a control's ``applies_when`` names the options of a choice under which it matters).
-  defaults: parameter name -> value at the document's setting.
+  defaults: parameter name -> value at the lesson's setting.
   figsize: figure size in inches.
 """
 

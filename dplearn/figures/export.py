@@ -1,8 +1,8 @@
-"""Exports every registered figure, at the document's setting, as PNG and SVG.
+"""Exports every registered figure, at the lesson's setting, as PNG and SVG.
 
 Usage: ``python -m dplearn.figures --out DIR [--dpi 150] [ID ...]``
 
-Each figure object is built at its defaults (the setting of the source document) and
+Each figure object is built at its defaults (the setting its lesson opens with) and
 written to ``DIR/<figure id>.png`` and ``DIR/<figure id>.svg``, one line printed per
 figure as it goes: slides and handouts get the same pictures the lessons show.
 

@@ -67,7 +67,8 @@ PRIOR = Control("prior $p$", 0.01, 0.99, step=0.01, description="the attacker's 
 COUNT_EPSILON = EPSILON.replace(
     label=r"$\varepsilon$ per count", minimum=0.05, maximum=5.0, description="each count's budget"
 )
-# A new E can need a new LP (10 to 25 ms): the figure follows the slider on release.
+# A new E can need a new LP, too slow to solve at every step of a drag: the figure follows
+# the slider on release.
 NOISE_BOUND = Control(
     "noise size $E$",
     0.5,
@@ -131,7 +132,7 @@ class DifferencingAttack(_Figure):
     controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
     # 8.4 inches leave the readout beside it room for its longest numbers (4.5398e-5 at
-    # epsilon = 5): at 9 it wrapped below the figure while a slider moved.
+    # epsilon = 5): at 9 it would wrap below the figure while a slider moves.
     figsize = (8.4, 3.6)
     #: The two standard Laplace draws behind the noisy counts (seed 2005).
     NOISE = tuple(np.random.default_rng(2005).laplace(0.0, 1.0, 2))
@@ -272,7 +273,7 @@ class Reconstruction(_Figure):
     noise sizes of CURVE_NOISE_BOUNDS (45 LPs, solved when the figure is first built),
     with the first of them (seed 0) at the slider's E. Right: that attack's 100 bits, right or
     wrong. E moves in steps of 0.5; each step's attack is solved the first time the
-    slider stops there (one LP, 10 to 25 ms, kept for the session; the curve's own E
+    slider stops there (one LP, kept for the session; the curve's own E
     values are already solved), and the slider updates the figure on release. A value
     set from code is taken to the nearest step (the readout shows the E used).
 

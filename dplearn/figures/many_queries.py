@@ -34,7 +34,7 @@ __all__ = [
     "ANSWERS",
 ]
 
-#: MANY-3's answers on D1 (section H of the lesson's specification).
+#: MANY-3's answers on D1 (the data set docs/figures.md gives for MANY-3).
 ANSWERS = (1.0, 3.0, 8.0, 2.0, 12.0)
 
 FIRST_COLOR = BLUE

@@ -8,7 +8,7 @@ the setting, controls, shaded regions and base class that the Gaussian figures o
 set of outputs gives exactly delta_2, too); the helpers below only turn them into things
 to draw (the shaded regions, on the grids of ``dplearn.figures.grids``).
 
-The document's setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
+The lessons' setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
 of scale 1/ln 3 or Gaussian noise of variance 3, epsilon = ln 3.
 
 Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
@@ -67,7 +67,7 @@ __all__ = [
     "RandomOutputSets",
 ]
 
-#: The document's setting.
+#: The lessons' setting.
 COUNT_D1 = 1000
 DOCUMENT_EPSILON = float(np.log(3.0))
 LAPLACE_SCALE = 1.0 / DOCUMENT_EPSILON
@@ -296,8 +296,8 @@ class LaplaceDensities(_LaplaceOutputs):
     """PLRV-1: densities of A(D1) and A(D2) with three outputs and the odds they give.
 
     D1's count stays at 1000: the three outputs are where the text puts them, and only
-    their distances to the two counts matter (a count slider moved the curves away from
-    the marks, which then all read the same factor).
+    their distances to the two counts matter (a count slider would move the curves away
+    from the marks, which would then all read the same factor).
 
     Taught in: 01-measure-privacy-loss.ipynb
     """
@@ -725,8 +725,8 @@ class DistinguishingEvents(_Figure):
             self.moving(curve, area)
             ax.set_xlim(0, right)
         whole.set_xlabel(r"probability position $x$")
-        # The zoom follows the published mass (a fixed x < 0.02 was one solid block at
-        # threshold 3): its ticks move with it.
+        # The zoom follows the published mass (a fixed x < 0.02 would be one solid block
+        # at threshold 3): its ticks move with it.
         self.zoom_axis = MovingXAxis(zoomed, self.moving)
         static_xlabel(zoomed, r"probability position $x$ (zoom)")
         # Above the ratio's cap at 1, left of the legend: the curve's step and its level

@@ -316,7 +316,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
     def _exact_curve(cls, pair, epsilon0, delta):
         """epsilon at delta of k Laplace releases for k in exact_grid, for drawing.
 
-        Composing the closed form anew for each k costs a few milliseconds per k, so the
+        Composing the closed form anew for each k is too slow for a curve of many k, so the
         curve is drawn from an accountant's pessimistic PLD on a grid of width
         epsilon0 / 100, composed by FFT for each k: it lies within 0.2 % of
         the exact curve (the tests check), far below the line width on these log axes.

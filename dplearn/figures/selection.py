@@ -34,7 +34,7 @@ __all__ = [
     "PrivateMedian",
 ]
 
-#: Section G's scores: five candidates, the best 30.
+#: The candidates' scores of lesson 12's figures (docs/figures.md): five candidates, the best 30.
 SCORES = (30.0, 28.0, 20.0, 12.0, 10.0)
 D1_COLOR = BLUE
 D2_COLOR = ORANGE

@@ -8,11 +8,11 @@ trains a logistic regression on the breast cancer data that ships with scikit-le
 (``dplearn.training``). Every epsilon comes from ``dplearn.accounting`` and every Rényi
 divergence from ``dplearn.renyi``; this module only draws and caches.
 
-Speed: the accountant's epsilon for thousands of steps takes a few milliseconds once
-the first run of a setting has built its one-step PLD (tens of milliseconds), and every
-value here is cached, so the epochs slider moves along cached curves. SGD-1 and SGD-3 draw
-their curves through EPOCH_GRID with the accountant's default h = 1e-4 (one one-step PLD
-serves the curve and the readout); SGD-4 needs an epsilon at every epoch of every run, and
+Speed: the accountant's epsilon for thousands of steps is cheap once the first run of a
+setting has built its one-step PLD (the costly part), and every value here is cached, so
+the epochs slider moves along cached curves. SGD-1 and SGD-3 draw their curves through
+EPOCH_GRID with the accountant's default h = 1e-4 (one one-step PLD serves the curve and
+the readout); SGD-4 needs an epsilon at every epoch of every run, and
 takes them on a grid of width h = 1e-3, still pessimistic and within half a percent of
 h = 1e-4 there (the tests check). Sliders that need new accountant runs (sigma, batch
 size, delta, and SGD-4's clipping norm) update when released rather than while dragged.
@@ -89,8 +89,8 @@ DELTAS = tuple(10.0**exponent for exponent in range(-10, -2))
 def _released(control):
     """The control with a slider that updates the figure when released, not while dragged.
 
-    For sliders whose every new value needs a fresh accountant run (hundreds of
-    milliseconds): dragging would queue one run per value passed on the way.
+    For sliders whose every new value needs a fresh accountant run, too slow to repeat at
+    every step of a drag: dragging would queue one run per value passed on the way.
     """
     return control.replace(on_release=True)
 
