@@ -4,8 +4,8 @@ An ``Explorer`` subclass draws one figure of the lessons (its ``figure_id`` is t
 in docs/figures.md, such as "PLRV-7"). Its ``_build`` creates every artist once; its
 ``_apply(**params)`` only changes them (``set_data``, polygon vertices, text). Moving a
 slider calls ``update``, which never adds or removes artists; redrawing is left to
-the caller (``dplearn.widgets.explore`` draws the canvas once per slider move), so a
-benchmark or a test can time exactly one draw per update.
+the caller (``dplearn.figures.widgets.explore`` draws the canvas once per slider move),
+so a benchmark or a test can time exactly one draw per update.
 
 Subclasses declare:
   figure_id: its id in docs/figures.md, the figure catalogue.

@@ -273,7 +273,7 @@ class Reconstruction(_Figure):
     noise sizes of CURVE_NOISE_BOUNDS (45 LPs, solved when the figure is first built),
     with the first of them (seed 0) at the slider's E. Right: that attack's 100 bits, right or
     wrong. E moves in steps of 0.5; each step's attack is solved the first time the
-    slider stops there (one LP, kept for the session; the curve's own E
+    slider stops there (one LP, kept while the kernel runs; the curve's own E
     values are already solved), and the slider updates the figure on release. A value
     set from code is taken to the nearest step (the readout shows the E used).
 

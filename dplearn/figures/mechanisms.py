@@ -508,7 +508,7 @@ class GeometricOptimality(Explorer):
         legend_below(self.figure, (pmf_ax, loss_ax), ncols=5)
         self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
         self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now, self.loss_note)
-        # All three losses at build time (45 small LPs, once per session): no slider move waits.
+        # All three losses at build time (45 small LPs, once per kernel): no slider move waits.
         for loss in self.loss_formulas:
             self._curve(loss)
         self.moving(self.epsilon_line)
