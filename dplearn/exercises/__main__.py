@@ -9,6 +9,11 @@ import sys
 
 
 def main(argv=None):
+    """Runs one command of ``python -m dplearn.exercises`` (see the module docstring).
+
+    Returns:
+      The exit status: 2 and the usage for an unknown command.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv.pop(0) if argv else ""
     if command == "grade":

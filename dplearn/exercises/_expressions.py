@@ -110,8 +110,10 @@ class NotReadable(ValueError):
 
 
 class OutsideDomain(NotReadable):
-    """A function met an argument outside its domain (Phi_inv of 2, ln of -1); the message
-    is a plain sentence ("ln needs a positive number, got -1")."""
+    """A function met an argument outside its domain (Phi_inv of 2, ln of -1).
+
+    The message is a plain sentence ("ln needs a positive number, got -1").
+    """
 
 
 def _normalise(text):
@@ -200,8 +202,10 @@ def _compile(node, parameters):
 
 
 def _implicit_product(node, parameters):
-    """True when a call is a product without its sign: a variable, a number or a bracket
-    followed by one bracketed factor, where no function is meant."""
+    """True when a call is a product written without its sign, where no function is meant.
+
+    Such a call is a variable, a number or a bracket followed by one bracketed factor.
+    """
     if node.keywords or len(node.args) != 1:
         return False
     factor = node.func

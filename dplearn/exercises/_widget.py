@@ -180,8 +180,10 @@ class ExerciseBox(widgets.VBox):
         return result
 
     def show_solution(self):
-        """Shows the worked solution, once an answer was checked (with its "from code"
-        line in JupyterLab, not in the app)."""
+        """Shows the worked solution, once an answer has been checked.
+
+        In JupyterLab the solution ends with its "from code" line; in the app it does not.
+        """
         if not exercises.attempted(self.exercise.id):
             return
         from IPython.display import Markdown

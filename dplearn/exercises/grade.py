@@ -71,6 +71,7 @@ class NotebookGrade:
         return len(self.exercises)
 
     def as_dict(self):
+        """The grade as plain data for JSON, with its score and total."""
         data = asdict(self)
         data.update(score=self.score, total=self.total)
         return data

@@ -61,7 +61,7 @@ _HINT_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: The status of a checked answer (``Result.status``).
 NO_ANSWER, CORRECT, MISTAKE, NOT_YET = "no-answer", "correct", "mistake", "not-yet"
 #: Something was written, but it is not an answer (unreadable text, a letter that is no
-#: option): the grader says what, where it used to say "no answer".
+#: option): the grader says what was written, not "no answer".
 UNREADABLE = "unreadable"
 #: How long a quoted answer may be in a verdict.
 _QUOTED = 24
@@ -108,8 +108,10 @@ class Result:
 
     @property
     def verdict(self):
-        """A few words for a table: correct, not yet, no answer, or what was unreadable
-        ("not an option: z", "could not read")."""
+        """A few words for a table: correct, not yet, no answer, or what is unreadable.
+
+        What is unreadable is named briefly, such as "not an option: z" or "could not read".
+        """
         if self.status == UNREADABLE:
             return self.verdict_note or "could not read"
         return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
@@ -125,7 +127,7 @@ class Result:
     def _ipython_display_(self):
         # In Voilà (app mode) the page shows the answer box, not the answer cell under
         # it: "No answer yet" there is noise. Anything else, and everything in JupyterLab
-        # or a console, shows as before.
+        # or a console, is shown.
         if self.status == NO_ANSWER and in_app_mode():
             return
         from IPython.display import display
@@ -203,8 +205,13 @@ def absolute(amount):
 
 
 def whole_number(unit=""):
-    """The tolerance of an answer that is a whole number: exactly that number (see
-    ``Tolerance``); ``unit`` names what it counts ("epochs")."""
+    """The tolerance of an answer that is a whole number: exactly that number.
+
+    See ``Tolerance``.
+
+    Args:
+      unit: what the number counts, such as "epochs".
+    """
     return Tolerance(whole=True, unit=unit)
 
 
@@ -355,8 +362,9 @@ class Exercise:
         return "dplearn-exercise-" + self.id.replace(".", "-")
 
     def shown_solution(self, app_mode=None):
-        """The worked solution as the learner reads it (markdown): in JupyterLab followed
-        by the ``from_code`` line, in the app (Voilà) without it.
+        """The worked solution as the learner reads it (markdown).
+
+        In JupyterLab it is followed by the ``from_code`` line; in the app (Voilà) it is not.
 
         Args:
           app_mode: True for the app, False for JupyterLab; None asks where this kernel runs.
@@ -397,8 +405,10 @@ class Exercise:
         return Result(self.id, status, message, hint, recorded)
 
     def _unreadable(self, message, answer, note="could not read"):
-        """The result for something written that is not an answer; the grader re-reads
-        what was written (as text) and reports it as note."""
+        """The result for something written that is not an answer.
+
+        The grader re-reads what was written (as text) and reports it as note.
+        """
         written = answer if isinstance(answer, str) else repr(answer)
         return Result(self.id, UNREADABLE, message, None, written[:400], note)
 
@@ -423,19 +433,28 @@ class NumberExercise(Exercise):
     kind = "number"
 
     def reference(self):
+        """The number ``compute`` returns, as a float."""
         return float(self.compute())
 
     def answer_help(self):
+        """What the answer box says to type: a whole number, or a number or a formula."""
         if self.tolerance.whole:
             return "a whole number"
         return "a number, or a formula such as ln(3)/2 or 1e-5"
 
     def code_help(self):
+        """What the answer cell says to put in place of None: a number, or a formula as text."""
         if self.tolerance.whole:
             return "a whole number"
         return 'a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'
 
     def check(self, answer):
+        """Checks one number, typed as text or given from code; returns a ``Result``.
+
+        A number within the tolerance of the reference is correct; one within the tolerance of
+        an anticipated mistake gets that mistake's hint. Text with a decimal comma, or text that
+        is no number, is unreadable and said so.
+        """
         written = _decimal_comma(answer)
         if written is not None:
             # Recorded as the text it was, so the grader re-reads it to the same hint.
@@ -510,12 +529,15 @@ class ChoiceExercise(Exercise):
             raise ValueError(f"{self.id}: every wrong option needs one hint: {sorted(expected)}")
 
     def reference(self):
+        """The letter of the right option."""
         return self.answer
 
     def answer_help(self):
+        """What the answer box says to type: a letter, with the first option's as an example."""
         return f'the letter of your choice, e.g. "{next(iter(self.options))}"'
 
     def code_help(self):
+        """What the answer cell says to put in place of None: the same as ``answer_help``."""
         return self.answer_help()
 
     def _letter(self, answer):
@@ -529,6 +551,10 @@ class ChoiceExercise(Exercise):
         return None
 
     def check(self, answer):
+        """Checks a choice, given as a letter or as the option's full text; returns a ``Result``.
+
+        A wrong option gets the hint of its mistake; anything that is no option is unreadable.
+        """
         if answer is None or (isinstance(answer, str) and not answer.strip()):
             return self._result(NO_ANSWER, "No option chosen yet.")
         letter = self._letter(answer)
@@ -614,6 +640,7 @@ class FunctionExercise(Exercise):
         return f"f({', '.join(self.parameters)})"
 
     def reference(self):
+        """The reference function, ``compute``."""
         return self.compute
 
     def reference_outputs(self):
@@ -621,9 +648,11 @@ class FunctionExercise(Exercise):
         return [float(self.compute(*case)) for case in self.cases]
 
     def answer_help(self):
+        """What the answer box says to type: a function of the parameters, or a formula."""
         return f"a function of ({', '.join(self.parameters)}), or a formula in them as text"
 
     def code_help(self):
+        """What the answer cell says to put in place of None: a function, or a formula as text."""
         return f"a function of ({', '.join(self.parameters)}) or a formula in them as text"
 
     def _describe_case(self, case):
@@ -632,6 +661,11 @@ class FunctionExercise(Exercise):
         )
 
     def check(self, answer):
+        """Checks a function, or a formula as text, on every case; returns a ``Result``.
+
+        Text is read into a function of ``parameters``; its values on ``cases`` are then judged
+        by ``judge_outputs``.
+        """
         if answer is None or (isinstance(answer, str) and not answer.strip()):
             return self._result(NO_ANSWER, "No function yet.")
         if isinstance(answer, str):
@@ -655,6 +689,11 @@ class FunctionExercise(Exercise):
         )
 
     def check_recorded(self, recorded):
+        """Re-checks an answer as ``Result.recorded`` holds it (the grader's side).
+
+        A recorded function is its outputs on ``cases``: they are judged again when the cases
+        are the exercise's own; text, or nothing, is read and checked again.
+        """
         if recorded is None or isinstance(recorded, str):
             # Nothing, or what was written and could not be read: read it again.
             return self.check(recorded)

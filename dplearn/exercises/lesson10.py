@@ -20,8 +20,10 @@ _SIGMA, _SUB2_EPSILON, _SUB2_RATE = 1.0, 1.0, 0.1
 
 
 def _bound_and_exact(epsilon=_SUB2_EPSILON):
-    """(the bound's delta', the subsampled Gaussian's exact delta at epsilon) for
-    bound-overstates; delta' holds at every epsilon from epsilon' on."""
+    """(the bound's delta', the subsampled Gaussian's exact delta at epsilon): bound-overstates.
+
+    delta' holds at every epsilon from epsilon' on.
+    """
     base = privacy_loss.gaussian(_SIGMA)
     bound = _SUB2_RATE * base.delta(_SUB2_EPSILON)
     exact = subsampling.poisson(base, _SUB2_RATE).delta(epsilon)

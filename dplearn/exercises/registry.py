@@ -147,8 +147,10 @@ class _Markdown:
 
 
 def solution(exercise_id):
-    """The worked solution, once this kernel has seen an attempt at the exercise (with
-    its "from code" line, unless the kernel runs in the app)."""
+    """The worked solution, once this kernel has seen an attempt at the exercise.
+
+    It ends with its "from code" line, unless the kernel runs in the app.
+    """
     exercise = get(exercise_id)
     if not attempted(exercise_id):
         return _Markdown(

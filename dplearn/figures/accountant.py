@@ -100,7 +100,7 @@ class AccountantBracket(_CompositionFigure):
     composing the k rounded PLDs by FFT, how far the pessimistic delta lies above the
     exact one and the optimistic below it, relative to the exact delta, for a range of
     grid widths; the dotted line is the slider's h. Both shrink in proportion to h
-    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the document's
+    when h divides epsilon0 (the slider offers 1-2-5 widths, which divide the lesson's
     epsilon0 = 0.1); a note says when it does not.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
@@ -190,8 +190,11 @@ class AccountantBracket(_CompositionFigure):
         return float(optimistic.delta(epsilon)), float(pessimistic.delta(epsilon))
 
     def _sweep(self, mechanism, sigma, epsilon0, k, epsilon, pair, widths):
-        """The brackets at these widths; those already computed at this setting are kept
-        while only h moves (the finest grid costs the most)."""
+        """The brackets at these widths.
+
+        Those already computed at this setting are kept while only h moves (the finest grid
+        costs the most).
+        """
         key = (mechanism, sigma if mechanism == "Gaussian" else epsilon0, k, epsilon)
         if getattr(self, "_sweep_key", None) != key:
             self._sweep_key, self._sweep_cache = key, {}
@@ -273,6 +276,7 @@ class AccountantBracket(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: one release's privacy loss, exact and rounded up or down to a grid of "
@@ -284,6 +288,7 @@ class AccountantBracket(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-5: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$k$ composed": s["k"],
@@ -308,17 +313,22 @@ ALPHA_CONTROL = Control(
 
 
 def band_between(x, lower, upper, where):
-    """Vertices of the region between two curves over the x where ``where`` holds
-    (elsewhere the band has no height); a flat sliver when it holds nowhere."""
+    """Vertices of the region between two curves over the x where ``where`` holds.
+
+    Elsewhere the band has no height; where ``where`` holds nowhere, it is a flat sliver.
+    """
     low = np.where(where, lower, upper)
     return np.column_stack((np.concatenate((x, x[::-1])), np.concatenate((low, upper[::-1]))))
 
 
 def gap_scale(gap):
-    """The value the gap panel's top tick stands for: the smallest of 1, 2, 5 times a
-    power of ten at or above the largest positive gap (the red band then fills more than
-    half the panel's upper half), or above the largest negative one when the CLT curve
-    never lies above the exact curve (a gap of 0 everywhere: 1)."""
+    """The value the gap panel's top tick stands for.
+
+    It is the smallest of 1, 2, 5 times a power of ten at or above the largest positive
+    gap (the red band then fills more than half the panel's upper half), or above the
+    largest negative one when the CLT curve never lies above the exact curve (a gap of 0
+    everywhere: 1).
+    """
     gap = np.asarray(gap, dtype=float)
     largest = float(np.max(gap, initial=0.0))
     if largest <= 1e-12:
@@ -339,8 +349,10 @@ def signed_round_value(value):
 
 
 def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta, above):
-    """Where the exact delta first and last exceeds the approximation's, and the largest
-    ratio exact delta / approximate delta, refined from the grid the figure draws.
+    """Where the exact delta first and last exceeds the approximation's, and its largest ratio.
+
+    The ratio is exact delta / approximate delta; all three are refined from the grid the
+    figure draws.
 
     The readout quotes these to four digits, finer than the grid's step: each crossing is
     the root of exact delta - approximate delta between the grid points that bracket it,
@@ -350,7 +362,8 @@ def profile_crossings(exact, approximation, grid, exact_delta, approximate_delta
 
     Args:
       exact, approximation: pairs with a vectorised ``delta(epsilon)``.
-      grid: increasing epsilons; exact_delta, approximate_delta: the deltas there.
+      grid: increasing epsilons.
+      exact_delta, approximate_delta: the deltas at the grid's epsilons.
       above: where (on the grid) the exact delta exceeds the approximation's.
 
     Returns:
@@ -593,6 +606,7 @@ class TradeOffCurves(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-6 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: trade-off curves, the attacker's smallest type II error β against the "
@@ -604,6 +618,7 @@ class TradeOffCurves(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-6: the numbers it shows at the current setting."""
         s = self.state
         found = np.isfinite(s["first_below"])
         return {

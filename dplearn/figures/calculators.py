@@ -90,6 +90,7 @@ class Box:
         return number
 
     def widget(self):
+        """The input widget: a dropdown for options, else a bounded number box."""
         import ipywidgets as widgets
 
         common = dict(
@@ -185,8 +186,11 @@ class GaussianDelta(Calculator):
 
 
 class LinearProgram(Calculator):
-    """Lesson 05's linear program for a count in {0, …, n}: the best ε-DP mechanism,
-    the truncated geometric one as it is, and after the user's best remap."""
+    """Lesson 05's linear program for a count in {0, …, n}.
+
+    It compares the best ε-DP mechanism with the truncated geometric one, as it is and
+    after the user's best remap.
+    """
 
     title = "the best ε-DP mechanism for a count in {0, …, n}"
     boxes = {

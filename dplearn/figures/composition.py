@@ -113,8 +113,8 @@ OPTIMAL_COLOR = GREEN
 EXACT_COLOR = BLUE
 CLT_COLOR = BAD_COLOR
 
-# The document's setting for the Gaussian (variance 3, lesson 02) and the issue's Laplace
-# setting (scale 10, so epsilon0 = 0.1).
+# The lessons' setting for the Gaussian (variance 3, lesson 02) and for the Laplace
+# mechanism (scale 10, so epsilon0 = 0.1).
 DOCUMENT_SIGMA = float(np.sqrt(3.0))
 DOCUMENT_EPSILON0 = 0.1
 
@@ -140,9 +140,10 @@ def releases_used(mechanism, releases):
 
 
 def mechanism_controls(opening, *, sigma=None, releases=None, **more):
-    """The controls of a figure with a mechanism toggle: the toggle, then the slider of
-    the mechanism the figure opens with (so the first slider moves it), the other
-    mechanism's, the k slider, and more in order.
+    """The controls of a figure with a mechanism toggle.
+
+    In order: the toggle, then the slider of the mechanism the figure opens with (so the
+    first slider moves it), the other mechanism's, the k slider, and more.
     """
     # Each mechanism's slider shows only while that mechanism is chosen.
     sliders = {
@@ -161,8 +162,10 @@ def mechanism_controls(opening, *, sigma=None, releases=None, **more):
 
 
 def mechanism_defaults(opening, *, epsilon0=None, releases=10, **more):
-    """The opening setting of a figure with a mechanism toggle: the document's sigma and
-    epsilon0 (or the given one), k releases, and more."""
+    """The opening setting of a figure with a mechanism toggle.
+
+    It holds the lesson's sigma and epsilon0 (or the given one), k releases, and more.
+    """
     return {
         "mechanism": MECHANISM.check("opening", opening),
         "sigma": DOCUMENT_SIGMA,
@@ -395,6 +398,7 @@ class LossesAdd(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"The distribution of the privacy loss for one and for k = {say('composed')} "
@@ -405,6 +409,7 @@ class LossesAdd(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-1: the numbers it shows at the current setting."""
         s = self.state
         composed = s["composed"]
         return {
@@ -450,8 +455,9 @@ def polygon_area(vertices):
 
 @register
 class ComposedLossByProbability(_CompositionFigure):
-    """COMP-2: e^epsilon / e^L of k releases against the probability position; the area
-    between the curve and 1 (over the bad events) is delta(epsilon) of k releases.
+    """COMP-2: e^epsilon / e^L of k releases against the probability position.
+
+    The area between the curve and 1 (over the bad events) is delta(epsilon) of k releases.
 
     Left: the whole probability axis. Right: zoom on the bad events, x < 1.25 delta_1.
     The grey curve is one release, for comparison. The dashed box is delta_1 wide and 1
@@ -486,7 +492,7 @@ class ComposedLossByProbability(_CompositionFigure):
         self.note = Note(zoomed, 0.97, 0.5, ha="right", va="top")
         self.moving(*self.note.artists)
         # The zoom is in units of delta_1, so its ticks never move: at large epsilon
-        # delta_1 is 4e-18, and ticks at such positions collided and were cut.
+        # delta_1 is 4e-18, and ticks at such positions would collide and be cut.
         zoomed.set_xlim(0.0, 1.25)
         zoomed.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0, 1.25])
         whole.set_xlim(0, 1)
@@ -548,6 +554,7 @@ class ComposedLossByProbability(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"e^ε over e^L of k = {say('composed')} {self.releases_phrase()} against the "
@@ -557,6 +564,7 @@ class ComposedLossByProbability(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-2: the numbers it shows at the current setting."""
         s = self.state
         result = {
             r"$k$ composed": s["k"],

@@ -85,7 +85,7 @@ class Control(_Applicability):
         ``{choice name: option or options}``; empty (the default): always. Elsewhere the
         slider is hidden.
       on_release: the slider updates the figure when released, not while dragged (for
-        a value that can take a fresh computation of tens of milliseconds or more:
+        a value whose fresh computation is too slow to repeat at every step of a drag:
         dragging would queue one per value passed on the way).
     """
 
@@ -275,7 +275,7 @@ def _step_through(low, value, nominal):
     """A step close to nominal whose grid, counted from low, passes through value.
 
     A slider snaps to low + k * step: without this, a slider that opens at the
-    document's epsilon = ln 3 would hand the figure a nearby grid value instead.
+    lessons' epsilon = ln 3 would hand the figure a nearby grid value instead.
     """
     span = value - low
     if span <= 0:
@@ -312,6 +312,7 @@ class SteppedControl(Control):
         raise ValueError(f"{name} must be one of {listed}, got {value!r}")
 
     def offers(self, value):
+        """Whether value is one of the listed values."""
         return any(abs(float(value) - offered) <= 1e-12 * offered for offered in self.values)
 
     def clip(self, value):
@@ -320,11 +321,13 @@ class SteppedControl(Control):
         return min(self.values, key=lambda offered: abs(np.log(offered / value)))
 
     def sample(self, count, rng):
+        """The minimum, the maximum and count - 2 random listed values."""
         inner = rng.choice(len(self.values), size=count - 2)
         return [self.minimum, self.maximum, *(self.values[i] for i in inner)]
 
     def bad_values(self):
         # Between two listed values: a width the figure must refuse, not round.
+        """Values that ``check`` must reject, with one between the first two listed values."""
         return super().bad_values() + [float(np.sqrt(self.values[0] * self.values[1]))]
 
     def label_of(self, value):
@@ -332,6 +335,7 @@ class SteppedControl(Control):
         return f"{value:g}"
 
     def slider(self, value, name=None):
+        """A ``SelectionSlider`` over the listed values, starting at the one nearest value."""
         import ipywidgets as widgets
 
         value = self.clip(value)
@@ -362,14 +366,17 @@ class ListedControl(SteppedControl):
     """
 
     def check(self, name, value):
+        """The listed value equal to value, as an int for an integer control, else a ValueError."""
         offered = super().check(name, value)
         return int(offered) if self.integer else offered
 
     def clip(self, value):
+        """The listed value nearest to value (on a log scale), as an int for an integer control."""
         offered = super().clip(value)
         return int(offered) if self.integer else offered
 
     def label_of(self, value):
+        """The text the slider shows for a listed value: "1e-5" for small ones."""
         if self.integer:
             return f"{int(value)}"
         if value < 1e-3:
@@ -378,6 +385,7 @@ class ListedControl(SteppedControl):
         return f"{value:g}"
 
     def slider(self, value, name=None):
+        """The slider of ``SteppedControl``, moving the figure on release when ``on_release``."""
         slider = super().slider(value, name)
         slider.continuous_update = not self.on_release
         return slider

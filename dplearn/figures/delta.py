@@ -134,6 +134,7 @@ class GaussianDensities(_GaussianFigure):
         self.line_d2.set_data(self.grid, noise.density_d2(self.grid))
 
     def description(self):
+        """PLRV-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"The densities of two noisy counts, {say('D_1')} and {say('D_2')}, with "
@@ -143,6 +144,7 @@ class GaussianDensities(_GaussianFigure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-4: the numbers it shows at the current setting."""
         return {
             r"$\sigma^2$": self.noise.sigma**2,
             r"count of $D_1$": self.noise.center,
@@ -234,6 +236,7 @@ class GaussianLoss(_GaussianFigure):
         self.note.set_text(f"μ = {_value_text(mu)}, shaded Pr[ℒ > ε] = {_value_text(exceeds)}")
 
     def description(self):
+        """PLRV-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Left: the privacy loss L against the output for Gaussian noise σ = "
@@ -245,6 +248,7 @@ class GaussianLoss(_GaussianFigure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-5: the numbers it shows at the current setting."""
         mu = self.noise.loss_mean
         return {
             r"$\mu = \Delta^2/(2\sigma^2)$": mu,
@@ -316,6 +320,7 @@ class GaussianLossByProbability(_GaussianByProbability):
         self._apply_curve(noise, epsilon)
 
     def description(self):
+        """PLRV-6 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"e to the loss against the probability position for Gaussian noise σ = "
@@ -325,6 +330,7 @@ class GaussianLossByProbability(_GaussianByProbability):
         )
 
     def numbers(self):
+        """The readout beside PLRV-6: the numbers it shows at the current setting."""
         return {
             r"$e^{\mathcal{L}}$ at $x = 0.01$": float(np.exp(self.noise.loss_quantile(0.01))),
             r"$e^{\mathcal{L}}$ at $x = 0.001$": float(np.exp(self.noise.loss_quantile(0.001))),
@@ -382,6 +388,7 @@ class BadEventWidth(_GaussianByProbability):
         self.label.set_text(f"δ₁ = {_value_text(width)}")
 
     def description(self):
+        """PLRV-7 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e to the loss against the probability position for Gaussian noise σ = "
@@ -390,6 +397,7 @@ class BadEventWidth(_GaussianByProbability):
         )
 
     def numbers(self):
+        """The readout beside PLRV-7: the numbers it shows at the current setting."""
         return {
             DELTA1_NAME: self.width,
             r"$\varepsilon$": float(self.epsilon),
@@ -522,6 +530,7 @@ class TwoBadOutputs(_GaussianFigure):
             weights.set_data([x, x], [in_width, in_area])
 
     def description(self):
+        """PLRV-8 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         in_delta_2 = "$: weight in $\\delta_2$"
         return (
@@ -534,6 +543,7 @@ class TwoBadOutputs(_GaussianFigure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-8: the numbers it shows at the current setting."""
         result = {DELTA1_NAME: self.width, DELTA2_NAME: self.noise.delta(self.epsilon)}
         for index, (x, loss, output) in enumerate(
             zip(self.marked, self.losses, self.outputs, strict=True)
@@ -611,6 +621,7 @@ class BadEventArea(_GaussianFigure):
         self.note.set_text(f"δ₁ = {_value_text(width)}\nδ₂ = {_value_text(delta)}")
 
     def description(self):
+        """PLRV-9 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e^ε over e^L against the probability position (left whole, right zoomed on "
@@ -621,6 +632,7 @@ class BadEventArea(_GaussianFigure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-9: the numbers it shows at the current setting."""
         result = {
             f"{DELTA1_NAME} (width)": self.width,
             DELTA2_AREA_NAME: self.delta,
@@ -716,6 +728,7 @@ class WorstSetCheck(_GaussianFigure):
         self.note.set_text(f"worst set S*: {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
 
     def description(self):
+        """PLRV-PROOF in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "δ_S of 300 random sets of outputs and of the worst set, the outputs whose loss "
@@ -726,6 +739,7 @@ class WorstSetCheck(_GaussianFigure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-PROOF: the numbers it shows at the current setting."""
         return {
             DELTA2_NAME: self.delta,
             r"$\delta_S$ for the worst set $S^*$": float(self.worst_delta),

@@ -4,15 +4,15 @@ An ``Explorer`` subclass draws one figure of the lessons (its ``figure_id`` is t
 in docs/figures.md, such as "PLRV-7"). Its ``_build`` creates every artist once; its
 ``_apply(**params)`` only changes them (``set_data``, polygon vertices, text). Moving a
 slider calls ``update``, which never adds or removes artists; redrawing is left to
-the caller (``dplearn.widgets.explore`` draws the canvas once per slider move), so a
-benchmark or a test can time exactly one draw per update.
+the caller (``dplearn.figures.widgets.explore`` draws the canvas once per slider move),
+so a benchmark or a test can time exactly one draw per update.
 
 Subclasses declare:
   figure_id: its id in docs/figures.md, the figure catalogue.
   title: a short title for listings and exports.
   controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer;
     a control's ``applies_when`` names the options of a choice under which it matters).
-  defaults: parameter name -> value at the document's setting.
+  defaults: parameter name -> value at the lesson's setting.
   figsize: figure size in inches.
 """
 
@@ -159,6 +159,12 @@ class LayeredFigure(Figure):
         return layer
 
     def draw(self, renderer):
+        """Draws the figure: the static layer from its cached pixels, then the moving artists.
+
+        A full draw happens when layers are off, nothing moves, the renderer cannot copy
+        pixels (vector output), or the draw is a dry run; the first draw at a size fills the
+        cache.
+        """
         if not (self.use_layers and self.moving_artists and hasattr(renderer, "copy_from_bbox")):
             return super().draw(renderer)
         if "draw_path" in vars(renderer):

@@ -1,8 +1,8 @@
-"""Exports every registered figure, at the document's setting, as PNG and SVG.
+"""Exports every registered figure, at the lesson's setting, as PNG and SVG.
 
 Usage: ``python -m dplearn.figures --out DIR [--dpi 150] [ID ...]``
 
-Each figure object is built at its defaults (the setting of the source document) and
+Each figure object is built at its defaults (the setting its lesson opens with) and
 written to ``DIR/<figure id>.png`` and ``DIR/<figure id>.svg``, one line printed per
 figure as it goes: slides and handouts get the same pictures the lessons show.
 
@@ -192,6 +192,11 @@ def animate(figure_id, out, control=None, frames=36, dpi=80, duration_ms=120, sp
 
 
 def main(argv=None):
+    """The command line ``python -m dplearn.figures``: exports figures, or one as a GIF.
+
+    Returns:
+      0, the exit status.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m dplearn.figures",
         description="Export every registered figure, at the document's setting, as PNG and SVG;"

@@ -176,6 +176,7 @@ class GaussianCalibration(Explorer):
         self.delta_crossing.set_xdata([crossing, crossing])
 
     def description(self):
+        """MECH-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         classic = "classic $\\sigma$"
         return (
@@ -188,6 +189,7 @@ class GaussianCalibration(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MECH-4: the numbers it shows at the current setting."""
         v = self.values
         extra = 100 * (v["classic"] / v["analytic"] - 1)
         return {
@@ -342,6 +344,7 @@ class DimensionNoise(Explorer):
         self.circle.set_data(circle[:, 0], circle[:, 1])
 
     def description(self):
+        """MECH-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: noise per coordinate against the dimension d: at d = "
@@ -353,6 +356,7 @@ class DimensionNoise(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MECH-5: the numbers it shows at the current setting."""
         v = self.values
         return {
             r"$\ell_1$ sensitivity $d \cdot c$": v["l1"],

@@ -36,9 +36,11 @@ def probability_positions(upper, count=600):
 
 
 def curve_positions(edge_count=120, middle_count=300, *, last=True):
-    """Probability positions over the whole axis for a curve of e^L (or e^eps / e^L):
-    edge_count spaced geometrically towards each end, down to 1e-9 from it, where the
-    curve runs off to infinity or to 0, and middle_count even ones between 0.02 and 0.98.
+    """Probability positions over the whole axis for a curve of e^L (or e^epsilon / e^L).
+
+    edge_count positions are spaced geometrically towards each end, down to 1e-9 from it,
+    where the curve runs off to infinity or to 0, and middle_count even ones lie between
+    0.02 and 0.98.
 
     Args:
       edge_count: positions near each end.
@@ -53,8 +55,10 @@ def curve_positions(edge_count=120, middle_count=300, *, last=True):
 
 
 def probability_grid(pair, upper, count=600):
-    """Probability positions in [0, upper] for drawing L(x) of a pair: the ends, and every
-    corner of its quantile function (the flat steps of its atoms).
+    """Probability positions in [0, upper] for drawing L(x) of a pair.
+
+    They are the ends, and every corner of its quantile function (the flat steps of its
+    atoms).
 
     Outputs are sorted by decreasing L, so an atom of value v and mass m fills the
     positions from P[L > v] to P[L > v] + m, where L(x) = v is flat; the curve through

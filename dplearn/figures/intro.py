@@ -67,7 +67,8 @@ PRIOR = Control("prior $p$", 0.01, 0.99, step=0.01, description="the attacker's 
 COUNT_EPSILON = EPSILON.replace(
     label=r"$\varepsilon$ per count", minimum=0.05, maximum=5.0, description="each count's budget"
 )
-# A new E can need a new LP (10 to 25 ms): the figure follows the slider on release.
+# A new E can need a new LP, too slow to solve at every step of a drag: the figure follows
+# the slider on release.
 NOISE_BOUND = Control(
     "noise size $E$",
     0.5,
@@ -131,7 +132,7 @@ class DifferencingAttack(_Figure):
     controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
     # 8.4 inches leave the readout beside it room for its longest numbers (4.5398e-5 at
-    # epsilon = 5): at 9 it wrapped below the figure while a slider moved.
+    # epsilon = 5): at 9 it would wrap below the figure while a slider moves.
     figsize = (8.4, 3.6)
     #: The two standard Laplace draws behind the noisy counts (seed 2005).
     NOISE = tuple(np.random.default_rng(2005).laplace(0.0, 1.0, 2))
@@ -226,6 +227,7 @@ class DifferencingAttack(_Figure):
         self.band.set_height(high - low)
 
     def description(self):
+        """INTRO-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the density of the noisy difference D of two counts if Alice has the trait "
@@ -237,6 +239,7 @@ class DifferencingAttack(_Figure):
         )
 
     def numbers(self):
+        """The readout beside INTRO-1: the numbers it shows at the current setting."""
         return {
             r"$\varepsilon$ per count": self.epsilon,
             "prior $p$": self.prior,
@@ -270,7 +273,7 @@ class Reconstruction(_Figure):
     noise sizes of CURVE_NOISE_BOUNDS (45 LPs, solved when the figure is first built),
     with the first of them (seed 0) at the slider's E. Right: that attack's 100 bits, right or
     wrong. E moves in steps of 0.5; each step's attack is solved the first time the
-    slider stops there (one LP, 10 to 25 ms, kept for the session; the curve's own E
+    slider stops there (one LP, kept while the kernel runs; the curve's own E
     values are already solved), and the slider updates the figure on release. A value
     set from code is taken to the nearest step (the readout shows the E used).
 
@@ -359,6 +362,7 @@ class Reconstruction(_Figure):
         self.marker_text.set_text(_percent(fraction))
 
     def description(self):
+        """INTRO-2 in words for a reader who cannot see it, with the current numbers."""
         say = self.reader()
         return (
             "Left: the share of 100 secret bits an attack recovers from 400 noisy answers, "
@@ -369,6 +373,7 @@ class Reconstruction(_Figure):
         )
 
     def numbers(self):
+        """The readout beside INTRO-2: the numbers it shows at the current setting."""
         bounds, means = self.curve
         n, m = RECONSTRUCTION_N, RECONSTRUCTION_M
 
@@ -486,6 +491,7 @@ class RandomizedResponseLoss(_Figure):
         self.delta = pair.delta(claimed_epsilon)
 
     def description(self):
+        """INTRO-3 in words for a reader who cannot see it, with the current numbers."""
         say = self.reader()
         return (
             "Left: the chances of reporting yes or no when the true answer is yes or no, "
@@ -497,6 +503,7 @@ class RandomizedResponseLoss(_Figure):
         )
 
     def numbers(self):
+        """The readout beside INTRO-3: the numbers it shows at the current setting."""
         pair = self.pair
         return {
             "truth probability $t$": pair.truth_probability,
@@ -514,8 +521,10 @@ class RandomizedResponseLoss(_Figure):
 
 @register
 class LocalNoiseCost(_Figure):
-    """INTRO-4: the error of a proportion estimated from randomised answers (local) and
-    from a Laplace count (central) at the same epsilon, against n.
+    """INTRO-4: the error of a proportion estimated locally and centrally, against n.
+
+    The local estimate comes from randomised answers, the central one from a Laplace count
+    at the same epsilon.
 
     Left: standard errors, log-log: local like 1/sqrt(n), central like 1/n; dotted, the
     sampling error any survey of n people has. Right: 200 simulated estimates of each
@@ -626,6 +635,7 @@ class LocalNoiseCost(_Figure):
         )
 
     def description(self):
+        """INTRO-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the error of an estimated share against the number of people n, on log "
@@ -637,6 +647,7 @@ class LocalNoiseCost(_Figure):
         )
 
     def numbers(self):
+        """The readout beside INTRO-4: the numbers it shows at the current setting."""
         return {
             "people $n$": self.people,
             r"$\varepsilon = \ln(t/(1-t))$": self.epsilon,
@@ -653,8 +664,10 @@ class LocalNoiseCost(_Figure):
 
 @register
 class DefinitionBand(_Figure):
-    """INTRO-5: epsilon-DP as a band: whatever the output, the attacker's posterior lies
-    between the prior odds times e^-epsilon and times e^epsilon.
+    """INTRO-5: epsilon-DP as a band around the attacker's prior.
+
+    Whatever the output, the attacker's posterior lies between the prior odds times
+    e^-epsilon and times e^epsilon.
 
     Left: posterior probability against prior probability; right: the same in log odds,
     where the band is a strip of half-width epsilon around the diagonal.
@@ -735,6 +748,7 @@ class DefinitionBand(_Figure):
         self.epsilon, self.prior, self.low, self.high = epsilon, prior, edge_low, edge_high
 
     def description(self):
+        """INTRO-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "The posteriors ε-DP allows against the attacker's prior, as probabilities (left) "
@@ -744,6 +758,7 @@ class DefinitionBand(_Figure):
         )
 
     def numbers(self):
+        """The readout beside INTRO-5: the numbers it shows at the current setting."""
         odds = self.prior / (1.0 - self.prior)
         return {
             r"$\varepsilon$": self.epsilon,

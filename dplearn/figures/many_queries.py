@@ -34,7 +34,7 @@ __all__ = [
     "ANSWERS",
 ]
 
-#: MANY-3's answers on D1 (section H of the lesson's specification).
+#: MANY-3's answers on D1 (the data set docs/figures.md gives for MANY-3).
 ANSWERS = (1.0, 3.0, 8.0, 2.0, 12.0)
 
 FIRST_COLOR = BLUE
@@ -145,6 +145,7 @@ class ParallelComposition(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MANY-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             "Laplace scale per bin, disjoint": s["disjoint"],
@@ -156,6 +157,7 @@ class ParallelComposition(Explorer):
         }
 
     def description(self):
+        """MANY-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"Error of each count against the number of counts k at an overall epsilon of "
@@ -272,6 +274,7 @@ class GroupPrivacy(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MANY-2: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"group's $\varepsilon = g\varepsilon$": s["group"] * s["epsilon"],
@@ -283,6 +286,7 @@ class GroupPrivacy(Explorer):
         }
 
     def description(self):
+        """MANY-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"Delta for a group of g people against g, from one person's epsilon "
@@ -414,6 +418,7 @@ class AboveThresholdLaw(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MANY-3: the numbers it shows at the current setting."""
         s = self.state
         table = {
             f"$D_1$: stop at {label}" if label != "none" else "$D_1$: none above": value
@@ -426,6 +431,7 @@ class AboveThresholdLaw(Explorer):
         return table
 
     def description(self):
+        """MANY-3 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         worst = int(np.argmax(np.abs(s["losses"])))
         law = ", ".join(f"{value:.4g}" for value in s["first"])
@@ -561,6 +567,7 @@ class BrokenVariants(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MANY-4: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"claimed $\varepsilon$": s["epsilon"],
@@ -573,6 +580,7 @@ class BrokenVariants(Explorer):
         }
 
     def description(self):
+        """MANY-4 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"Worst privacy loss of three broken sparse-vector variants against the number of "
@@ -684,6 +692,7 @@ class SparseSavings(Explorer):
         self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
 
     def numbers(self):
+        """The readout beside MANY-5: the numbers it shows at the current setting."""
         s = self.state
         scales = s["scales"]
         return {
@@ -696,6 +705,7 @@ class SparseSavings(Explorer):
         }
 
     def description(self):
+        """MANY-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         scales = s["scales"]
         winner = "Sparse" if scales.released < scales.all_answers else "answering all"

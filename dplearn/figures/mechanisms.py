@@ -173,6 +173,7 @@ class NeighbourDifferences(Explorer):
             self.max_lines[notion].set_ydata([largest_l1, largest_l1])
 
     def description(self):
+        """MECH-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Bars: how much the query changes between the toy data set and each neighbour, "
@@ -184,6 +185,7 @@ class NeighbourDifferences(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MECH-1: the numbers it shows at the current setting."""
         add, replace = self.result["add-remove"], self.result["replace"]
         return {
             # One notion per readout column: at the page width the readout has two
@@ -339,6 +341,7 @@ class LaplaceRatio(Explorer):
         self.lower_bound.set_ydata([1 / bound, 1 / bound])
 
     def description(self):
+        """MECH-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         upper = "$e^{\\varepsilon}$"
         return (
@@ -350,6 +353,7 @@ class LaplaceRatio(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MECH-2: the numbers it shows at the current setting."""
         v = self.values
         return {
             SCALE_NAME: v["scale"],
@@ -504,7 +508,7 @@ class GeometricOptimality(Explorer):
         legend_below(self.figure, (pmf_ax, loss_ax), ncols=5)
         self.moving(self.stems_x, self.stems_y, self.bounds, self.ratio_dots)
         self.moving(self.lp_curve, self.raw_curve, self.remap_curve, self.lp_now, self.loss_note)
-        # All three losses now (45 small LPs, once per session): no slider move waits.
+        # All three losses at build time (45 small LPs, once per kernel): no slider move waits.
         for loss in self.loss_formulas:
             self._curve(loss)
         self.moving(self.epsilon_line)
@@ -539,6 +543,7 @@ class GeometricOptimality(Explorer):
         self.loss_note.set_text(f"loss: {loss}, {self.loss_formulas[loss]}")
 
     def description(self):
+        """MECH-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the geometric mechanism's probabilities for two neighbouring counts "
@@ -550,6 +555,7 @@ class GeometricOptimality(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MECH-3: the numbers it shows at the current setting."""
         c = self.comparison
         return {
             "largest ratio": self.values["max_ratio"],

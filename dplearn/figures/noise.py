@@ -167,6 +167,7 @@ class InverseCdfSampling(_SeededExplorer):
         self._density.set_data(self._grid, density)
 
     def description(self):
+        """NOISE-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the inverse CDF that turns uniform draws into Laplace noise of scale "
@@ -176,6 +177,7 @@ class InverseCdfSampling(_SeededExplorer):
         )
 
     def numbers(self):
+        """The readout beside NOISE-1: the numbers it shows at the current setting."""
         post = floating_point.post_noisy_digit(-0.5)
         return {
             "samples": self.params["samples"],
@@ -310,6 +312,7 @@ class OneDimensionalQuery(_SeededExplorer):
         self._shown.set_xdata([misses[0]] * 2)
 
     def description(self):
+        """NOISE-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: a histogram of noisy answers to a sum of 3000 (Laplace noise of scale "
@@ -321,6 +324,7 @@ class OneDimensionalQuery(_SeededExplorer):
         )
 
     def numbers(self):
+        """The readout beside NOISE-2: the numbers it shows at the current setting."""
         v = self._values
         return {
             r"noise scale $b = \Delta/\varepsilon$": v["scale"],
@@ -474,6 +478,7 @@ class TwoDimensionalQuery(_SeededExplorer):
         self._interval.set_width(2 * half_width + 1)
 
     def description(self):
+        """NOISE-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"A query returning 3000 and 10 with the budget ε = {spoken(p['epsilon'])} split "
@@ -484,6 +489,7 @@ class TwoDimensionalQuery(_SeededExplorer):
         )
 
     def numbers(self):
+        """The readout beside NOISE-3: the numbers it shows at the current setting."""
         v = self._values
         low, high, coverage = v["interval"]
         return {
@@ -591,6 +597,7 @@ class SeabornHistogram(_SeededExplorer):
         self._bandwidth = float(self.data.size ** (-0.2) * bw_adjust * self.data.std(ddof=1))
 
     def description(self):
+        """NOISE-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"A density histogram of {say('answers')} noisy answers, binned "
@@ -600,6 +607,7 @@ class SeabornHistogram(_SeededExplorer):
         )
 
     def numbers(self):
+        """The readout beside NOISE-4: the numbers it shows at the current setting."""
         return {
             "answers": self.answers,
             "bin width": self._bin_width,
@@ -736,6 +744,7 @@ class FloatingPointLeak(_SeededExplorer):
         self._marker.set_xdata([position, position])
 
     def description(self):
+        """NOISE-LEAK in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Floating-point outputs of Laplace noise (ε = {spoken(p['epsilon'])}) near "
@@ -746,6 +755,7 @@ class FloatingPointLeak(_SeededExplorer):
         )
 
     def numbers(self):
+        """The readout beside NOISE-LEAK: the numbers it shows at the current setting."""
         v = self._values
         return {
             r"scale $b = 1/\varepsilon$": v["scale"],

@@ -8,7 +8,7 @@ the setting, controls, shaded regions and base class that the Gaussian figures o
 set of outputs gives exactly delta_2, too); the helpers below only turn them into things
 to draw (the shaded regions, on the grids of ``dplearn.figures.grids``).
 
-The document's setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
+The lessons' setting: counts 1000 (D1, the true one) and 1001 (D2), Laplace noise
 of scale 1/ln 3 or Gaussian noise of variance 3, epsilon = ln 3.
 
 Taught in: 01-measure-privacy-loss.ipynb, 02-see-what-delta-means.ipynb,
@@ -67,7 +67,7 @@ __all__ = [
     "RandomOutputSets",
 ]
 
-#: The document's setting.
+#: The lessons' setting.
 COUNT_D1 = 1000
 DOCUMENT_EPSILON = float(np.log(3.0))
 LAPLACE_SCALE = 1.0 / DOCUMENT_EPSILON
@@ -103,6 +103,7 @@ class DecimalControl(Control):
     decimals: int = 1
 
     def slider(self, value, name=None):
+        """The slider of ``Control``, its readout showing ``decimals`` decimals."""
         slider = super().slider(value, name)
         slider.readout_format = f".{self.decimals}f"
         return slider
@@ -295,8 +296,8 @@ class LaplaceDensities(_LaplaceOutputs):
     """PLRV-1: densities of A(D1) and A(D2) with three outputs and the odds they give.
 
     D1's count stays at 1000: the three outputs are where the text puts them, and only
-    their distances to the two counts matter (a count slider moved the curves away from
-    the marks, which then all read the same factor).
+    their distances to the two counts matter (a count slider would move the curves away
+    from the marks, which would then all read the same factor).
 
     Taught in: 01-measure-privacy-loss.ipynb
     """
@@ -378,6 +379,7 @@ class LaplaceDensities(_LaplaceOutputs):
             label.set_text(f"{_SUBSCRIPT_O[index]}: {_factor_text(ratios[index])}")
 
     def description(self):
+        """PLRV-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "The densities of two noisy counts, 1000 and "
@@ -389,6 +391,7 @@ class LaplaceDensities(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-1: the numbers it shows at the current setting."""
         result = {r"$\varepsilon = \Delta / b$": self.noise.max_loss}
         for index, output in enumerate(self.outputs):
             name = f"O_{index + 1}"
@@ -463,6 +466,7 @@ class LaplaceLoss(_LaplaceOutputs):
         )
 
     def description(self):
+        """PLRV-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "The privacy loss L against the output for Laplace noise of scale "
@@ -473,6 +477,7 @@ class LaplaceLoss(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-2: the numbers it shows at the current setting."""
         return {
             r"$\max \mathcal{L} = \Delta / b$": self.noise.max_loss,
             r"$\varepsilon$": float(self.epsilon),
@@ -565,6 +570,7 @@ class LaplaceLossByProbability(_Figure):
             label.set_text(_fraction_text(widths[index]))
 
     def description(self):
+        """PLRV-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e to the loss against the probability position for Laplace noise: a top step "
@@ -575,6 +581,7 @@ class LaplaceLossByProbability(_Figure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-3: the numbers it shows at the current setting."""
         top, middle, bottom = self.widths
         return {
             r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width": top,
@@ -638,6 +645,7 @@ class AttackerOdds(_LaplaceOutputs):
             label.set_text(_odds_text(value))
 
     def description(self):
+        """PLRV-ODDS in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"The attacker's odds of D₁ against D₂, {say('prior odds')} before any output, "
@@ -648,6 +656,7 @@ class AttackerOdds(_LaplaceOutputs):
         )
 
     def numbers(self):
+        """The readout beside PLRV-ODDS: the numbers it shows at the current setting."""
         result = {"prior odds": float(self.prior_odds)}
         for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
             name = f"O_{index + 1}"
@@ -716,8 +725,8 @@ class DistinguishingEvents(_Figure):
             self.moving(curve, area)
             ax.set_xlim(0, right)
         whole.set_xlabel(r"probability position $x$")
-        # The zoom follows the published mass (a fixed x < 0.02 was one solid block at
-        # threshold 3): its ticks move with it.
+        # The zoom follows the published mass (a fixed x < 0.02 would be one solid block
+        # at threshold 3): its ticks move with it.
         self.zoom_axis = MovingXAxis(zoomed, self.moving)
         static_xlabel(zoomed, r"probability position $x$ (zoom)")
         # Above the ratio's cap at 1, left of the legend: the curve's step and its level
@@ -756,6 +765,7 @@ class DistinguishingEvents(_Figure):
         self.note.set_text(f"at ε = {epsilon:.3g}:\n{deltas}")
 
     def description(self):
+        """PLRV-10 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "e^ε over e^L, capped at 1, against the probability position for a count "
@@ -767,6 +777,7 @@ class DistinguishingEvents(_Figure):
         )
 
     def numbers(self):
+        """The readout beside PLRV-10: the numbers it shows at the current setting."""
         return {
             r"$\Pr[\text{count} + \mathrm{Lap}(b) \geq \text{threshold}]$": (
                 self.mechanism.published_probability

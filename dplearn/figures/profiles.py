@@ -210,6 +210,7 @@ class PrivacyProfiles(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Privacy profiles, δ against ε on a log scale, for k = {spoken(p['releases'])} "
@@ -221,6 +222,7 @@ class PrivacyProfiles(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-3: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$\delta$ exact ($k$ × Laplace)": s["at"]["exact"],
@@ -314,7 +316,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
     def _exact_curve(cls, pair, epsilon0, delta):
         """epsilon at delta of k Laplace releases for k in exact_grid, for drawing.
 
-        Composing the closed form anew for each k costs a few milliseconds per k, so the
+        Composing the closed form anew for each k is too slow for a curve of many k, so the
         curve is drawn from an accountant's pessimistic PLD on a grid of width
         epsilon0 / 100, composed by FFT for each k: it lies within 0.2 % of
         the exact curve (the tests check), far below the line width on these log axes.
@@ -377,6 +379,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
         )
 
     def description(self):
+        """COMP-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} against the number of releases k, log-log, "
@@ -387,6 +390,7 @@ class EpsilonAgainstReleases(_CompositionFigure):
         )
 
     def numbers(self):
+        """The readout beside COMP-4: the numbers it shows at the current setting."""
         s = self.state
         exact = s["at"]["exact"]
         return {

@@ -34,7 +34,7 @@ __all__ = [
     "PrivateMedian",
 ]
 
-#: Section G's scores: five candidates, the best 30.
+#: The candidates' scores of lesson 12's figures (docs/figures.md): five candidates, the best 30.
 SCORES = (30.0, 28.0, 20.0, 12.0, 10.0)
 D1_COLOR = BLUE
 D2_COLOR = ORANGE
@@ -89,8 +89,10 @@ def _curves_and_marks(ax, styles):
 
 @register
 class ExponentialMechanism(Explorer):
-    """SEL-1: the exponential mechanism's probabilities on D1 and on its worst neighbour
-    D2, and the privacy loss of each candidate, inside +-epsilon.
+    """SEL-1: the exponential mechanism's probabilities on D1 and D2, and each loss.
+
+    D2 is the worst neighbour of D1, and the privacy loss of each candidate lies inside
+    +-epsilon.
 
     D1 has the scores (30, u2, 20, 12, 10); D2 is the neighbour (every score moved by at
     most Delta u, all one way when monotone) that makes some candidate's loss largest.
@@ -182,6 +184,7 @@ class ExponentialMechanism(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SEL-1: the numbers it shows at the current setting."""
         s = self.state
         numbers = {f"$P_1[{r + 1}]$": float(p) for r, p in enumerate(s["first"])}
         numbers[r"largest loss over all neighbours"] = s["highest"]
@@ -189,6 +192,7 @@ class ExponentialMechanism(Explorer):
         return numbers
 
     def description(self):
+        """SEL-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         probabilities = ", ".join(_percent(p) for p in s["first"])
         return (
@@ -219,10 +223,11 @@ def best_curves(runner_up, sensitivity, epsilons):
 
 @register
 class NoisyMax(Explorer):
-    """SEL-2: report-noisy-max with Laplace, Gumbel and exponential noise of scale
-    2 Delta u / epsilon: the exact probability of picking the best candidate against
-    epsilon. Gumbel noise gives the exponential mechanism, exponential noise
-    permute-and-flip, which is never below it.
+    """SEL-2: report-noisy-max with Laplace, Gumbel and exponential noise.
+
+    The noise has scale 2 Delta u / epsilon; the figure shows the exact probability of
+    picking the best candidate against epsilon. Gumbel noise gives the exponential
+    mechanism, exponential noise permute-and-flip, which is never below it.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -278,6 +283,7 @@ class NoisyMax(Explorer):
         self.state = dict(here=here, epsilon=epsilon)
 
     def numbers(self):
+        """The readout beside SEL-2: the numbers it shows at the current setting."""
         here = self.state["here"]
         return {
             "P[best], Laplace": here["laplace"],
@@ -286,6 +292,7 @@ class NoisyMax(Explorer):
         }
 
     def description(self):
+        """SEL-2 in words for a reader who cannot see it, with the current numbers."""
         here = self.state["here"]
         return (
             f"Three curves of the chance that report-noisy-max picks the best candidate, "
@@ -306,8 +313,9 @@ MECHANISMS = ("exponential mechanism", "permute-and-flip", "randomised response"
 
 @register
 class BoundedRange(Explorer):
-    """SEL-3: the privacy loss of each output on a pair of neighbours, for three
-    epsilon-DP mechanisms. Two candidates with scores (0, s) on D1 and (-Delta u,
+    """SEL-3: the privacy loss of each output on a pair of neighbours, for three mechanisms.
+
+    All three are epsilon-DP. Two candidates have scores (0, s) on D1 and (-Delta u,
     s + Delta u) on D2, the pair on which the exponential mechanism's range is reached:
     its losses span exactly epsilon; permute-and-flip's span more; randomised response
     (two answers, truth told with probability e^epsilon / (1 + e^epsilon)) spans 2 epsilon.
@@ -373,6 +381,7 @@ class BoundedRange(Explorer):
         self.state = dict(epsilon=epsilon, ranges=ranges, gap=gap)
 
     def numbers(self):
+        """The readout beside SEL-3: the numbers it shows at the current setting."""
         ranges = self.state["ranges"]
         return {
             "range, exponential mechanism": ranges[0],
@@ -381,6 +390,7 @@ class BoundedRange(Explorer):
         }
 
     def description(self):
+        """SEL-3 in words for a reader who cannot see it, with the current numbers."""
         ranges, epsilon = self.state["ranges"], self.state["epsilon"]
         return (
             f"For each mechanism at ε = {epsilon:.3g}, the privacy loss of each output (marks) "
@@ -419,10 +429,11 @@ def total_epsilons(epsilon, delta, ks):
 
 @register
 class ManySelections(Explorer):
-    """SEL-4: epsilon at delta after k selections of epsilon each: basic composition,
-    advanced composition, and zCDP with rho = epsilon^2 / 2 (any epsilon-DP mechanism)
-    or epsilon^2 / 8 (a bounded-range one, such as the exponential mechanism), converted
-    as in lesson 11 (minimised over the orders).
+    """SEL-4: epsilon at delta after k selections of epsilon each.
+
+    Three bounds: basic composition, advanced composition, and zCDP with rho =
+    epsilon^2 / 2 (any epsilon-DP mechanism) or epsilon^2 / 8 (a bounded-range one, such
+    as the exponential mechanism), converted as in lesson 11 (minimised over the orders).
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -476,6 +487,7 @@ class ManySelections(Explorer):
         self.state = dict(here=here, k=k, epsilon=epsilon, delta=delta)
 
     def numbers(self):
+        """The readout beside SEL-4: the numbers it shows at the current setting."""
         here = self.state["here"]
         return {
             r"basic $k\varepsilon$": here["basic"],
@@ -485,6 +497,7 @@ class ManySelections(Explorer):
         }
 
     def description(self):
+        """SEL-4 in words for a reader who cannot see it, with the current numbers."""
         s, here = self.state, self.state["here"]
         return (
             f"Total ε at δ = {s['delta']:.3g} after k selections of ε = {s['epsilon']:.3g} "
@@ -524,8 +537,11 @@ def histogram_law(epsilon):
 
 
 def median_errors(epsilon):
-    """Expected |answer - true median| in cm: exponential mechanism (exact law), Laplace
-    histogram (its seeded frequencies)."""
+    """Expected |answer - true median| in cm of the exponential mechanism and a Laplace histogram.
+
+    The exponential mechanism's comes from its exact law, the Laplace histogram's from its
+    seeded frequencies.
+    """
     values, median = _column()
     law = selection.quantile_probabilities(values, CANDIDATES, epsilon)
     distance = np.abs(CANDIDATES - median)
@@ -534,8 +550,9 @@ def median_errors(epsilon):
 
 @register
 class PrivateMedian(Explorer):
-    """SEL-5: the median sepal length of Fisher's 150 iris flowers, privately. Bars: the
-    exact law of the exponential mechanism over the candidates 4.0 to 8.5 cm (score:
+    """SEL-5: the median sepal length of Fisher's 150 iris flowers, privately.
+
+    Bars: the exact law of the exponential mechanism over the candidates 4.0 to 8.5 cm (score:
     minus the distance in rank from the middle); steps: how often a median read off a
     Laplace histogram (noise 1 / epsilon per 0.1 cm bin) lands on each candidate.
 
@@ -583,6 +600,7 @@ class PrivateMedian(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SEL-5: the numbers it shows at the current setting."""
         s = self.state
         return {
             "mean error, exponential mechanism (cm)": s["mechanism_error"],
@@ -590,6 +608,7 @@ class PrivateMedian(Explorer):
         }
 
     def description(self):
+        """SEL-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         winner = (
             "the exponential mechanism"

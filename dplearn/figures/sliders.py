@@ -27,9 +27,11 @@ class ExponentControl(Control):
 
     @property
     def readout_format(self):
+        """The slider's readout format: e-notation with ``digits`` decimals."""
         return f".{self.digits}e"
 
     def slider(self, value, name=None):
+        """The slider of ``Control``, read out in e-notation."""
         slider = super().slider(value, name)
         slider.readout_format = self.readout_format
         return slider

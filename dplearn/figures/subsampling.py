@@ -190,6 +190,7 @@ class SubsampledGaussian(Explorer):
         )
 
     def description(self):
+        """SUB-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the output's density without the person, one normal, and with them, a "
@@ -201,6 +202,7 @@ class SubsampledGaussian(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SUB-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             r"$\delta(\varepsilon)$, remove side": s["remove_delta"],
@@ -217,8 +219,10 @@ class SubsampledGaussian(Explorer):
 
 
 def _power_of_ten(log_value):
-    """e^log_value as the readout writes numbers ("2.5119 × 10^-1212"), for values that a
-    float cannot hold (it would show 0 or ∞)."""
+    """e^log_value as the readout writes numbers ("2.5119 × 10^-1212").
+
+    It serves values that a float cannot hold (it would show 0 or ∞).
+    """
     if not np.isfinite(log_value):
         return "0" if log_value < 0 else "∞"
     exponent = math.floor(log_value / math.log(10.0))
@@ -433,6 +437,7 @@ class AmplificationBound(Explorer):
         )
 
     def description(self):
+        """SUB-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         bound_delta = "bound: $\\delta'"
         return (
@@ -444,6 +449,7 @@ class AmplificationBound(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SUB-2: the numbers it shows at the current setting."""
         s = self.state
         bound, exact, here = s["bound_delta"], s["exact_delta"], s["exact_here"]
         return {

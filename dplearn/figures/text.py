@@ -60,8 +60,10 @@ TICK_COUNT = 7
 
 
 def round_ticks(low, high, count=TICK_COUNT):
-    """count evenly spaced round values (steps 1, 2, 2.5 or 5 times a power of ten) from
-    the first at or above low; together they reach past high."""
+    """count evenly spaced round values from the first at or above low.
+
+    Their step is 1, 2, 2.5 or 5 times a power of ten; together they reach past high.
+    """
     low, high = float(low), float(high)
     # A view of no width (to rounding) gets ticks at the scale of its values; any other
     # view keeps steps of its own size, even one 1e-17 wide.
@@ -149,8 +151,9 @@ NOTE_PAD = 2.7
 
 @functools.lru_cache(maxsize=256)
 def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
-    """Markers drawing a note's lines and its box, aligned on their point: a pair of
-    (style, size), text then box.
+    """Markers drawing a note's lines and its box, aligned on their point.
+
+    Returns a pair of (style, size): the text's, then the box's.
 
     A note's text changes with the sliders, and a Text artist lays out and rasterises its
     glyphs again on every frame (most of a COMP figure's draw). Glyph outlines
@@ -194,8 +197,9 @@ def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
 
 
 class Note:
-    """A line or two of plain text in the axes that changes on every update, drawn as
-    markers (see ``note_markers``); optionally on a white box.
+    """A line or two of plain text in the axes that changes on every update.
+
+    It is drawn as markers (see ``note_markers``), optionally on a white box.
 
     Static text stays a matplotlib Text (mathtext, in the cached layer); this is for the
     moving words only, so it takes plain Unicode.
@@ -214,12 +218,15 @@ class Note:
 
     @property
     def artists(self):
+        """The two lines drawn: the box, then the glyphs."""
         return self.box, self.glyphs
 
     def get_text(self):
+        """The text shown, as ``Text.get_text`` gives it."""
         return self._text
 
     def set_text(self, text):
+        """Shows text in place of the current one; an empty text hides the note."""
         text = str(text)
         if text == self._text:
             return

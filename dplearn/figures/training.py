@@ -8,11 +8,11 @@ trains a logistic regression on the breast cancer data that ships with scikit-le
 (``dplearn.training``). Every epsilon comes from ``dplearn.accounting`` and every Rényi
 divergence from ``dplearn.renyi``; this module only draws and caches.
 
-Speed: the accountant's epsilon for thousands of steps takes a few milliseconds once
-the first run of a setting has built its one-step PLD (tens of milliseconds), and every
-value here is cached, so the epochs slider moves along cached curves. SGD-1 and SGD-3 draw
-their curves through EPOCH_GRID with the accountant's default h = 1e-4 (one one-step PLD
-serves the curve and the readout); SGD-4 needs an epsilon at every epoch of every run, and
+Speed: the accountant's epsilon for thousands of steps is cheap once the first run of a
+setting has built its one-step PLD (the costly part), and every value here is cached, so
+the epochs slider moves along cached curves. SGD-1 and SGD-3 draw their curves through
+EPOCH_GRID with the accountant's default h = 1e-4 (one one-step PLD serves the curve and
+the readout); SGD-4 needs an epsilon at every epoch of every run, and
 takes them on a grid of width h = 1e-3, still pessimistic and within half a percent of
 h = 1e-4 there (the tests check). Sliders that need new accountant runs (sigma, batch
 size, delta, and SGD-4's clipping norm) update when released rather than while dragged.
@@ -89,8 +89,8 @@ DELTAS = tuple(10.0**exponent for exponent in range(-10, -2))
 def _released(control):
     """The control with a slider that updates the figure when released, not while dragged.
 
-    For sliders whose every new value needs a fresh accountant run (hundreds of
-    milliseconds): dragging would queue one run per value passed on the way.
+    For sliders whose every new value needs a fresh accountant run, too slow to repeat at
+    every step of a drag: dragging would queue one run per value passed on the way.
     """
     return control.replace(on_release=True)
 
@@ -131,8 +131,11 @@ EPSILON_TICKS = 8
 
 
 def _ticks_within(low, high):
-    """EPSILON_TICKS positions: the 1-2-5 values between low and high (every other one when
-    there are too many), then values below low to make up the number."""
+    """EPSILON_TICKS tick positions around the range from low to high.
+
+    They are the 1-2-5 values between low and high (every other one when there are too
+    many), then values below low to make up the number.
+    """
     first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
     values = [m * 10.0**e for e in range(first, last + 1) for m in (1.0, 2.0, 5.0)]
     shown = [value for value in values if low <= value <= high]
@@ -143,8 +146,10 @@ def _ticks_within(low, high):
 
 
 def _on_axis(xs, values, bottom, top, below, above):
-    """values where they lie within [bottom, top], NaN elsewhere; the triangles below and
-    above (Line2D) mark, at the axis' foot or head, the x of each value beyond it.
+    """values where they lie within [bottom, top], NaN elsewhere; triangles for the others.
+
+    The triangles below and above (Line2D) mark, at the axis' foot or head, the x of each
+    value beyond it.
 
     A clipped marker would sit at the edge as if that were its value; the readout holds the
     number, the triangle says that it is off the axis and on which side.
@@ -274,6 +279,7 @@ class EpsilonAgainstEpochs(Explorer):
         self.state = dict(rate=rate, steps=steps, epsilon=epsilon, epochs=epochs)
 
     def description(self):
+        """SGD-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} of a DP-SGD run against the number of epochs, by "
@@ -283,6 +289,7 @@ class EpsilonAgainstEpochs(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             "sampling rate $q$": s["rate"],
@@ -310,8 +317,9 @@ ORDERS = np.array(renyi.DEFAULT_ORDERS, dtype=float)
 
 
 def conversion(alphas, rdp_values, delta):
-    """epsilon at delta from each order on its own (Balle et al. 2020, Theorem 21):
-    rdp + ln(1 - 1/alpha) - (ln delta + ln alpha) / (alpha - 1), never below 0, and 0
+    """epsilon at delta from each order on its own (Balle et al. 2020, Theorem 21).
+
+    It is rdp + ln(1 - 1/alpha) - (ln delta + ln alpha) / (alpha - 1), never below 0, and 0
     where delta >= sqrt(1 - e^-rdp) already; inf for orders at or below 1.01, which the
     accountant does not use. The same as ``dplearn.renyi.to_epsilon`` given one order at
     a time (the tests check), for all the orders at once.
@@ -460,6 +468,7 @@ class RenyiDivergences(Explorer):
         )
 
     def description(self):
+        """SGD-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             "Left: the Rényi divergence against its order α for one subsampled step, for "
@@ -471,6 +480,7 @@ class RenyiDivergences(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-2: the numbers it shows at the current setting."""
         s = self.state
         return {
             "steps $T$": f"{s['steps']:,}",
@@ -496,8 +506,9 @@ def _per_order_epsilon(rate, sigma, steps, delta):
 
 @register
 class RenyiAgainstPLD(Explorer):
-    """SGD-3: epsilon at delta from RDP (converted, minimised over the orders) and from the
-    PLD, against the number of epochs.
+    """SGD-3: epsilon at delta from RDP and from the PLD, against the number of epochs.
+
+    The RDP one is converted and minimised over the orders.
 
     At the SGD-1 setting, 60 epochs: RDP 2.5967 against PLD 2.3818 (RDP 9 % more);
     sigma = 4, q = 0.01 (batch 600), 100 epochs = 10,000 steps: 1.0355 against 0.947.
@@ -597,6 +608,7 @@ class RenyiAgainstPLD(Explorer):
         self.state = dict(steps=steps, pld=pld_here, rdp=rdp_here, ratio=ratio)
 
     def description(self):
+        """SGD-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"ε at δ = {spoken(p['delta'])} against the number of epochs, from Rényi DP and "
@@ -606,6 +618,7 @@ class RenyiAgainstPLD(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-3: the numbers it shows at the current setting."""
         s = self.state
         return {
             "steps $T$": f"{s['steps']:,}",
@@ -787,6 +800,7 @@ class TrainingRun(Explorer):
         )
 
     def description(self):
+        """SGD-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         return (
             f"Left: test accuracy after each of {spoken(p['epochs'])} epochs of DP-SGD "
@@ -798,6 +812,7 @@ class TrainingRun(Explorer):
         )
 
     def numbers(self):
+        """The readout beside SGD-4: the numbers it shows at the current setting."""
         s = self.state
         return {
             "test accuracy, DP-SGD": s["accuracy"],

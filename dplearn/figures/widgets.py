@@ -329,8 +329,8 @@ class Exploration(widgets.VBox):
         A page that Voilà serves asks the kernel for every widget's state when it
         connects, and ipympl shows the PNG of that state (its ``_data_url``) as soon as
         the canvas appears. Without it each canvas stays blank until the kernel has
-        answered the page's first "refresh", one figure after another: about half a
-        second on a page of seven figures. The kernel's own image replaces this one
+        answered the page's first "refresh", one figure after another: a wait the reader
+        sees on a page of several figures. The kernel's own image replaces this one
         as it arrives; both show the same figure at the same size.
         """
         canvas = self.view
