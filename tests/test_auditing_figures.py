@@ -14,7 +14,7 @@ CLASSES = [
     figures.TracingAttack,
     figures.CanaryAttacks,
     figures.BoundAgainstTrials,
-    figures.OneRunAudit,
+    figures.OneRunBound,
 ]
 
 
@@ -67,6 +67,6 @@ def test_mia3_and_mia4_agree_with_the_core():
 
 
 def test_mia5_default_proves_0_958():
-    explorer = figures.OneRunAudit()
+    explorer = figures.OneRunBound()
     assert round(explorer.numbers()["ε proven"], 3) == 0.958
     assert math.isfinite(explorer.numbers()["one run of the model: ε proven"])

@@ -38,7 +38,7 @@ __all__ = [
     "TracingAttack",
     "CanaryAttacks",
     "BoundAgainstTrials",
-    "OneRunAudit",
+    "OneRunBound",
 ]
 
 #: Lesson 11's MNIST-sized run: q = 256/60000, sigma = 1.1, 60 epochs = 14,063 steps.
@@ -656,7 +656,7 @@ def seeded_one_run():
 
 
 @register
-class OneRunAudit(Explorer):
+class OneRunBound(Explorer):
     """MIA-5: auditing with one training run (Steinke, Nasr & Jagielski 2023).
 
     m canaries, each in with probability 1/2; the auditor guesses about r of them and v

@@ -1,0 +1,229 @@
+"""How the package is put together: layers by what they import, seams instead of private
+calls, one calling convention, and notebooks that reach figures one way.
+
+The numbers (modules directly in dplearn/ and its numeric subpackages) import no display
+library; a private name (``_name``) is used only inside its own subpackage; every sampler
+takes ``rng`` (and ``size``, by numpy's rule) by keyword; every lesson imports the figures
+as ``from dplearn import figures`` and shows one as ``explore(figures.<module>.<Class>())``.
+"""
+
+import ast
+import importlib
+import inspect
+import re
+
+import nbformat
+import pytest
+
+from tests.test_repository import NOTEBOOKS, PACKAGE, ROOT, layer, package_modules
+
+#: Libraries that draw or talk to a page: only the figures and exercises may import them.
+DISPLAY_LIBRARIES = {"matplotlib", "seaborn", "ipywidgets", "IPython", "ipympl", "mpl_toolkits"}
+
+
+def numbers_modules():
+    """{dotted name: path} of the numbers layer."""
+    return {name: path for name, path in package_modules().items() if layer(name) == 0}
+
+
+def test_no_numbers_module_imports_a_display_library():
+    found = []
+    for name, path in numbers_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+            else:
+                continue
+            for target in targets:
+                if target.split(".")[0] in DISPLAY_LIBRARIES:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not found, "the numbers layer must not draw:\n" + "\n".join(found)
+
+
+# Private names --------------------------------------------------------------------------
+#
+# A name with a leading underscore belongs to its module; modules of one subpackage (say
+# dplearn/composition/) may share theirs. The modules directly in dplearn/ are each their
+# own concern, so between them, and between subpackages, only public names cross:
+# ``_validation.describe`` is a seam, ``_validation._describe`` would not be. A private
+# module directly in dplearn/ (``_validation``) is the whole package's; a private module
+# of a subpackage (``privacy_loss._gaussian``) is that subpackage's.
+
+
+def home(module):
+    """The package a module's private names are shared in: its own package, or None for
+    the modules directly in dplearn/ (each keeps its private names to itself)."""
+    package = module.rpartition(".")[0]
+    return None if package == "dplearn" else package
+
+
+def private_uses(module, path, modules):
+    """[(line, 'target._name')] of private names of other homes a module uses."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own_package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    bound = {}  # local name -> dotted module it stands for
+    found = []
+
+    def allowed(target):
+        # A module's own names; a subpackage's modules share theirs.
+        if target == module:
+            return True
+        shared = (
+            target
+            if (PACKAGE / target.split(".", 1)[-1].replace(".", "/")).is_dir()
+            else (home(target))
+        )
+        return shared is not None and (own_package == shared or module.startswith(shared + "."))
+
+    def private_module_allowed(target):
+        # dplearn._x is the package's; dplearn.sub._x belongs to dplearn.sub.
+        parent, _, last = target.rpartition(".")
+        if not last.startswith("_") or parent == "dplearn":
+            return True
+        return module == parent or module.startswith(parent + ".")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = own_package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            if not base.startswith("dplearn"):
+                continue
+            if not private_module_allowed(base) and base in modules:
+                found.append((node.lineno, base))
+            for alias in node.names:
+                dotted = f"{base}.{alias.name}"
+                if dotted in modules:
+                    bound[alias.asname or alias.name] = dotted
+                    if not private_module_allowed(dotted):
+                        found.append((node.lineno, dotted))
+                elif alias.name.startswith("_") and not allowed(base):
+                    found.append((node.lineno, dotted))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("dplearn") and alias.asname:
+                    bound[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")):
+            continue
+        if node.attr.startswith("__"):
+            continue
+        chain, value = [], node.value
+        while isinstance(value, ast.Attribute):
+            chain.append(value.attr)
+            value = value.value
+        if isinstance(value, ast.Name) and value.id in bound:
+            target = ".".join([bound[value.id], *reversed(chain)])
+            if target in modules and not allowed(target):
+                found.append((node.lineno, f"{target}.{node.attr}"))
+    return found
+
+
+def test_no_private_name_crosses_a_package():
+    modules = package_modules()
+    found = [
+        f"{path.relative_to(ROOT)}:{line} uses {target}"
+        for module, path in modules.items()
+        for line, target in private_uses(module, path, modules)
+    ]
+    assert not found, "private names used outside their home (make a seam):\n" + "\n".join(found)
+
+
+def test_the_private_name_check_finds_what_it_should(tmp_path):
+    modules = {
+        "dplearn.renyi": tmp_path / "renyi.py",
+        "dplearn.zcdp": tmp_path / "zcdp.py",
+        "dplearn._validation": tmp_path / "_validation.py",
+        "dplearn.privacy_loss": tmp_path / "privacy_loss" / "__init__.py",
+        "dplearn.privacy_loss._pair": tmp_path / "privacy_loss" / "_pair.py",
+        "dplearn.privacy_loss._gaussian": tmp_path / "privacy_loss" / "_gaussian.py",
+    }
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "from dplearn import _validation as check\n"
+        "from dplearn import renyi\n"
+        "from dplearn.privacy_loss._gaussian import gaussian\n"
+        "check.describe(1)\n"
+        "check._describe(1)\n"
+        "renyi._conversion(1)\n"
+    )
+    found = [target for _, target in private_uses("dplearn.zcdp", source, modules)]
+    assert found == [
+        "dplearn.privacy_loss._gaussian",
+        "dplearn._validation._describe",
+        "dplearn.renyi._conversion",
+    ]
+    inside = tmp_path / "inside.py"
+    inside.write_text("from dplearn.privacy_loss._pair import _TINY\n")
+    assert private_uses("dplearn.privacy_loss._gaussian", inside, modules) == []
+
+
+# One calling convention -----------------------------------------------------------------
+
+
+def public_callables():
+    """(dotted name, function) of every public function and method of the numbers layer."""
+    found = []
+    for name in numbers_modules():
+        if any(part.startswith("_") for part in name.split(".")[1:]):
+            continue
+        module = importlib.import_module(name)
+        for attribute in getattr(module, "__all__", ()):
+            value = getattr(module, attribute)
+            if inspect.isfunction(value):
+                found.append((f"{name}.{attribute}", value))
+            elif inspect.isclass(value) and value.__module__.startswith("dplearn"):
+                for method_name, method in vars(value).items():
+                    if inspect.isfunction(method) and not method_name.startswith("_"):
+                        found.append((f"{name}.{attribute}.{method_name}", method))
+    return found
+
+
+def test_the_numbers_layer_has_samplers_to_check():
+    names = [name for name, function in public_callables() if "rng" in signature(function)]
+    assert len(names) >= 15, names
+
+
+def signature(function):
+    return inspect.signature(function).parameters
+
+
+@pytest.mark.parametrize("name, function", public_callables(), ids=lambda value: str(value))
+def test_rng_and_size_are_keywords(name, function):
+    """rng is keyword-only; size too, and None by default gives one draw (numpy's rule)."""
+    parameters = signature(function)
+    if "rng" in parameters:
+        assert parameters["rng"].kind is inspect.Parameter.KEYWORD_ONLY, f"{name}: rng"
+    if "size" in parameters:
+        assert parameters["size"].kind is inspect.Parameter.KEYWORD_ONLY, f"{name}: size"
+        assert parameters["size"].default is None, f"{name}: size=None gives one draw"
+
+
+# Notebooks reach figures one way ------------------------------------------------------------
+
+FIGURE_CALL = re.compile(r"explore\((?P<call>[\w.]+)\(")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name[:2])
+def test_notebooks_reach_figures_one_way(path):
+    """``from dplearn import figures``, then ``explore(figures.<module>.<Class>())``."""
+    notebook = nbformat.read(path, as_version=4)
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    calls = [match["call"] for match in FIGURE_CALL.finditer(code)]
+    if not calls:
+        return
+    assert re.search(r"^from dplearn import [\w, ]*\bfigures\b", code, re.M), path.name
+    assert not re.search(r"^from dplearn\.figures import (?!widgets)", code, re.M), path.name
+    assert not re.search(r"^from dplearn\.figures\.(?!widgets\b)", code, re.M), path.name
+    for call in calls:
+        if "." not in call:
+            continue  # a figure object the notebook built first (``explore(view)``)
+        parts = call.split(".")
+        assert len(parts) == 3 and parts[0] == "figures", f"{path.name}: explore({call}(...))"
+        module = importlib.import_module(f"dplearn.figures.{parts[1]}")
+        assert inspect.isclass(getattr(module, parts[2])), call
