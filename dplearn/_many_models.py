@@ -22,14 +22,16 @@ __all__ = ["train_many", "bernoulli_successes"]
 
 
 def train_many(data, extra_features, extra_labels, extra_in, run, rng):
-    """Many DP-SGD runs of lesson 11's logistic regression at once (one row of weights
-    each), each on the training examples plus the extra ones it includes.
+    """Many DP-SGD runs of lesson 11's logistic regression at once (one row of weights each).
 
-    extra_in: (models, extras) booleans, which extra examples each model's data holds.
-    The same algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps,
-    Poisson batches, per-example clipping to C, noise sigma C on the sum, a step of the
-    learning rate over the expected batch q n of the n training examples), vectorised over
-    models: every model draws its own batches and noise from ``rng``.
+    Each model trains on the training examples plus the extra ones it includes. The same
+    algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps, Poisson
+    batches, per-example clipping to C, noise sigma C on the sum, a step of the learning
+    rate over the expected batch q n of the n training examples), vectorised over models:
+    every model draws its own batches and noise from ``rng``.
+
+    Args:
+      extra_in: (models, extras) booleans, which extra examples each model's data holds.
     """
     features = np.vstack([data.train_features, extra_features])
     labels = np.concatenate([data.train_labels, extra_labels])
@@ -69,6 +71,7 @@ class _Trainer:
         self.run = run
 
     def noisy_sum(self, weights, rng):
+        """The noisy sum of each model's clipped per-example gradients over its Poisson batch."""
         models, width = weights.shape[0], self.features.shape[0]
         # The batches of all models at once: the places, among models x examples, where
         # independent Bernoulli(q) draws succeed; only examples a model holds are kept.
@@ -91,9 +94,11 @@ class _Trainer:
 
 
 def bernoulli_successes(size, rate, rng):
-    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws:
-    the running sums of geometric gaps (draws up to and including the next success), far
-    fewer numbers to draw than one per place when the rate is small."""
+    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws.
+
+    They are the running sums of geometric gaps (draws up to and including the next
+    success): far fewer numbers to draw than one per place when the rate is small.
+    """
     if rate >= 1.0:
         return np.arange(size)
     expected = size * rate

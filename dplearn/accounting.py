@@ -150,10 +150,10 @@ def dp_sgd_epsilon(
 
 
 def dp_sgd_bracket(sampling_rate, noise_multiplier, steps, delta, grid_width=None):
-    """Optimistic and pessimistic epsilon of a DP-SGD run on one grid: the exact epsilon
-    lies between them.
+    """Optimistic and pessimistic epsilon of a DP-SGD run on one grid.
 
-    Args: as for ``dp_sgd_epsilon`` (method "pld").
+    The exact epsilon lies between them. The arguments are those of ``dp_sgd_epsilon``
+    (method "pld").
 
     Returns:
       A ``PLDEpsilonBracket`` (optimistic, pessimistic, width, grid_width).
@@ -195,9 +195,11 @@ class _StepLoss(LossLaw):
         self._range = loss_range
 
     def continuous_range(self, tail_mass):
+        """The loss range this step's grid was built on, whatever tail_mass."""
         return self._range
 
     def hockey(self, x):
+        """delta(x) of the direction, for every real x."""
         return self.direction._hockey(np.asarray(x, dtype=float))
 
 

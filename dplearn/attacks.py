@@ -286,8 +286,9 @@ def mean_fraction_recovered(n, m, noise_bound, seeds=range(5)):
 
 
 def difference_density(difference, epsilon):
-    """Density of the difference of two independent Laplace(1/epsilon) noises at z:
-    (epsilon / 4) (1 + epsilon |z|) e^(-epsilon |z|).
+    """Density at z of the difference of two independent Laplace(1/epsilon) noises.
+
+    It is (epsilon / 4) (1 + epsilon |z|) e^(-epsilon |z|).
 
     Args:
       difference: z, finite number(s).
@@ -306,8 +307,10 @@ def difference_density(difference, epsilon):
 
 
 def differencing_log_ratio(difference, epsilon):
-    """ln(g(D - 1) / g(D)): how far the difference D of the two noisy counts moves the
-    attacker's log odds that the person has the disease. Between -epsilon and epsilon.
+    """ln(g(D - 1) / g(D)): how far the noisy difference D moves the attacker's log odds.
+
+    D is the difference of the two noisy counts; the log odds are those that the person has
+    the disease. The result lies between -epsilon and epsilon.
 
     Args:
       difference: D, the first noisy count minus the second, finite number(s).

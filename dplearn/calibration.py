@@ -167,6 +167,7 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     )
 
     def too_small(sigma):
+        """True where the delta of sigma is above the target."""
         # Exactly as GaussianNoise evaluates it: ratio = sensitivity / sigma.
         log_delta = _gaussian_log_delta(epsilon, sensitivity / sigma)
         with np.errstate(under="ignore"):
@@ -198,6 +199,7 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
     """
 
     def gap(v, where):
+        """ln delta - ln target at the log ratios v of the elements ``where``."""
         return _gaussian_log_delta(epsilon[where], np.exp(v)) - log_target[where]
 
     def newton_step(v, where):
@@ -283,6 +285,7 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
 @functools.lru_cache(maxsize=64)
 def _crossing(delta):
     def gap(epsilon):
+        """ln delta - ln target of the classic sigma at epsilon, by the exact delta."""
         sigma = gaussian_sigma_classic(epsilon, delta)
         return privacy_loss.gaussian(sigma).log_delta(epsilon) - np.log(delta)
 

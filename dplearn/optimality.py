@@ -214,6 +214,7 @@ def is_differentially_private(matrix, epsilon, tolerance=1e-9):
         factor = np.exp(epsilon)
 
         def bound(other):
+            """e^epsilon times the other row's probabilities, plus the tolerance."""
             with np.errstate(invalid="ignore"):
                 return np.where(other > 0, factor * other, 0.0) + tolerance
 

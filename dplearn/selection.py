@@ -110,8 +110,9 @@ def _rate(epsilon, sensitivity, monotone):
 
 
 def noise_scale(epsilon, sensitivity=1.0, monotone=False):
-    """The scale of report-noisy-max's noise: 2 Delta u / epsilon (Delta u / epsilon when
-    monotone); inf at epsilon = 0.
+    """Scale of report-noisy-max's noise: 2 Delta u / epsilon (Delta u / epsilon when monotone).
+
+    It is inf at epsilon = 0.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -146,8 +147,10 @@ def _exponential_log(scores, rate):
 
 
 def exponential_mechanism(scores, epsilon, sensitivity=1.0, monotone=False):
-    """The exponential mechanism's selection probabilities, P[r] proportional to
-    e^(epsilon u_r / (2 Delta u)) (e^(epsilon u_r / Delta u) when ``monotone``).
+    """The exponential mechanism's selection probabilities.
+
+    P[r] is proportional to e^(epsilon u_r / (2 Delta u)) (e^(epsilon u_r / Delta u) when
+    ``monotone``).
 
     Args:
       scores: the candidates' scores u, a non-empty list of finite numbers.
@@ -251,6 +254,7 @@ def _laplace_win(gaps):
         return 1.0
 
     def integrand(x):
+        """Density of r's noise at x times the chance that every other noise lies below."""
         return 0.5 * math.exp(-abs(x) + float(_log_laplace_cdf(x + gaps).sum()))
 
     kinks = -gaps[np.abs(gaps) < _REACH]
@@ -348,8 +352,10 @@ def _one_or_many(draws, size):
 
 
 def sample_exponential_mechanism(scores, epsilon, rng, size=None, sensitivity=1.0, monotone=False):
-    """Draws of the exponential mechanism: inverse-CDF sampling from its log-space
-    probabilities (never e^(a u) itself, which overflows).
+    """Draws of the exponential mechanism, by inverse-CDF sampling.
+
+    It samples from the mechanism's log-space probabilities, never from e^(a u) itself,
+    which overflows.
 
     Returns:
       One index (size None) or an array of ``size`` indices.
@@ -365,8 +371,10 @@ def sample_exponential_mechanism(scores, epsilon, rng, size=None, sensitivity=1.
 def sample_report_noisy_max(
     scores, epsilon, noise, rng, size=None, sensitivity=1.0, monotone=False
 ):
-    """Draws of report-noisy-max: noise of scale 2 Delta u / epsilon (Delta u / epsilon
-    when monotone) added to every score, the index of the largest reported.
+    """Draws of report-noisy-max: the index of the largest noisy score.
+
+    Noise of scale 2 Delta u / epsilon (Delta u / epsilon when monotone) is added to every
+    score.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -473,9 +481,10 @@ def _corners(scores, sensitivity, monotone, candidate, upward):
 
 
 def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
-    """The exponential mechanism's largest and smallest privacy loss over every neighbour
-    of ``scores`` (every score moved by at most Delta u; all in one direction when
-    monotone) and every output.
+    """The exponential mechanism's largest and smallest privacy loss over neighbours and outputs.
+
+    The neighbours are every neighbour of ``scores`` (every score moved by at most Delta u;
+    all in one direction when monotone); the outputs are every output.
 
     Returns:
       (lowest, highest, neighbour of the lowest, neighbour of the highest, candidates
@@ -506,9 +515,10 @@ def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
 
 
 def quantile_scores(values, candidates, quantile=0.5):
-    """Each candidate c's score: minus its distance in rank from the quantile,
-    -|(1 - q) #{x < c} - q #{x > c}|; for the median, half the gap between the counts
-    below and above. Adding or removing one value changes it by at most max(q, 1 - q).
+    """Each candidate c's score: minus its distance in rank from the quantile.
+
+    The score is -|(1 - q) #{x < c} - q #{x > c}|; for the median, half the gap between the
+    counts below and above. Adding or removing one value changes it by at most max(q, 1 - q).
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -522,8 +532,10 @@ def quantile_scores(values, candidates, quantile=0.5):
 
 
 def quantile_probabilities(values, candidates, epsilon, quantile=0.5):
-    """The exact output law of the private quantile: the exponential mechanism over the
-    candidates with ``quantile_scores``, sensitivity max(q, 1 - q) (add or remove one value).
+    """The exact output law of the private quantile.
+
+    It is the exponential mechanism over the candidates with ``quantile_scores``, sensitivity
+    max(q, 1 - q) (add or remove one value).
 
     Args:
       values: the column, a non-empty list of finite numbers.
@@ -580,8 +592,9 @@ def sample_histogram_quantile(values, candidates, epsilon, rng, size=None, quant
 
 
 def sepal_lengths():
-    """The sepal lengths in cm of Fisher's 150 iris flowers (scikit-learn ships them):
-    a small real column, measured to 0.1 cm, median 5.8.
+    """The sepal lengths in cm of Fisher's 150 iris flowers (scikit-learn ships them).
+
+    A small real column, measured to 0.1 cm, median 5.8.
 
     Taught in: 12-choose-privately.ipynb
     """

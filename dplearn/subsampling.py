@@ -66,9 +66,9 @@ def _mechanism(pair):
 
 
 def amplified_epsilon(epsilon, rate):
-    """ln(1 + q (e^epsilon - 1)): the epsilon of an epsilon-DP mechanism on a Poisson
-    subsample of rate q (Balle, Barthe & Gaboardi 2018, Theorem 8 for add/remove).
+    """ln(1 + q (e^epsilon - 1)): the epsilon of an epsilon-DP mechanism on a Poisson subsample.
 
+    q is the subsample's rate (Balle, Barthe & Gaboardi 2018, Theorem 8 for add/remove).
     Computed as log1p(q expm1(epsilon)) up to epsilon = 1 and as
     epsilon + ln(q + (1 - q) e^-epsilon) beyond (no overflow however large epsilon is;
     inf stays inf).
@@ -97,8 +97,9 @@ def _amplified(epsilon, rate):
 
 
 def amplified_delta(delta, rate):
-    """q delta: the delta of an (epsilon, delta)-DP mechanism on a Poisson subsample of
-    rate q, paired with ``amplified_epsilon`` (Balle, Barthe & Gaboardi 2018).
+    """q delta: the delta of an (epsilon, delta)-DP mechanism on a Poisson subsample of rate q.
+
+    Paired with ``amplified_epsilon`` (Balle, Barthe & Gaboardi 2018).
 
     Args:
       delta: delta(s) of the mechanism, in [0, 1].
@@ -220,8 +221,10 @@ class _Subsampled(privacy_loss.PrivacyLossPair):
         return self.mechanism.center
 
     def density_with(self, output):
-        """Density of the output when the person is in the data: the mixture
-        (1 - q) M(c) + q M(c + sensitivity)."""
+        """Density of the output when the person is in the data.
+
+        It is the mixture (1 - q) M(c) + q M(c + sensitivity).
+        """
         q = self.rate
         return check.scalar_or_array(
             (1.0 - q) * np.asarray(self.mechanism.density_d1(output))
@@ -468,6 +471,7 @@ class SubsampledAdd(_Subsampled):
         target = np.log(delta)
 
         def gap(epsilon):
+            """ln delta(epsilon) - ln target, clipped so that a zero delta gives a finite gap."""
             return max(float(self.log_delta(epsilon)), -1e300) - target
 
         return optimize.brentq(gap, 0.0, top, xtol=1e-15, rtol=4 * np.finfo(float).eps)
@@ -518,10 +522,12 @@ class PoissonSubsampled(privacy_loss.PrivacyLossPair):
 
     @property
     def sensitivity(self):
+        """The mechanism's sensitivity."""
         return self.mechanism.sensitivity
 
     @property
     def center(self):
+        """The mechanism's output centre without the person (c)."""
         return self.mechanism.center
 
     @property

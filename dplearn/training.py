@@ -111,6 +111,7 @@ def breast_cancer(test_fraction=0.25, *, rng):
     spread[spread == 0] = 1.0
 
     def standardised(rows):
+        """The rows' features standardised on the training rows, plus a column of ones."""
         return np.column_stack(((features[rows] - mean) / spread, np.ones(rows.size)))
 
     return Dataset(

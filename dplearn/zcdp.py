@@ -64,8 +64,10 @@ def pure_rho(epsilon):
 
 
 def bounded_range_rho(epsilon):
-    """rho = epsilon^2 / 8 of an epsilon-bounded-range mechanism, such as the exponential
-    mechanism at epsilon (Cesar & Rogers 2021).
+    """rho = epsilon^2 / 8 of an epsilon-bounded-range mechanism.
+
+    Such as the exponential mechanism at epsilon (Cesar & Rogers, "Bounding, concentrating,
+    and truncating: unifying privacy loss composition for data analytics", 2021).
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -115,9 +117,10 @@ def _minimise(rhos, delta):
 
 
 def to_epsilon(rho, delta):
-    """The epsilon at delta of a rho-zCDP mechanism: lesson 11's conversion of Rényi DP
-    (``renyi.to_epsilon``: Balle et al. 2020) applied to D_alpha = rho alpha, minimised
-    over every real order alpha > 1.
+    """The epsilon at delta of a rho-zCDP mechanism.
+
+    Lesson 11's conversion of Rényi DP (``renyi.to_epsilon``: Balle et al. 2020) applied
+    to D_alpha = rho alpha, minimised over every real order alpha > 1.
 
     Args:
       rho: the zCDP parameter(s), >= 0 (the sum of the parts' rho after composition);

@@ -1,12 +1,12 @@
-"""The numerics behind ``ComposedLaplace``: the closed form for small k, and exact
-piecewise-polynomial tables (Bernstein and Chebyshev forms) for larger k.
+"""The numerics behind ``ComposedLaplace``: a closed form for small k, exact tables for larger k.
 
-The law of k Laplace releases is atoms on the lattice (k - 2 j) epsilon0 plus pieces of
-exponentially tilted Irwin-Hall densities between them. Up to LAPLACE_CLOSED_FORM_MAX_K the
-alternating sums of the closed form are accurate (checked against mpmath); above it the
-pieces are built by exact recurrences (``tilted_pieces_plain``), tabulated per cell
-(``LaplaceTables``) and inverted by safeguarded Newton steps, then settled on the safe
-side by ulps. Nothing here is public: ``exact.ComposedLaplace`` is the interface.
+The tables are piecewise polynomials (Bernstein and Chebyshev forms). The law of k Laplace
+releases is atoms on the lattice (k - 2 j) epsilon0 plus pieces of exponentially tilted
+Irwin-Hall densities between them. Up to LAPLACE_CLOSED_FORM_MAX_K the alternating sums of
+the closed form are accurate (checked against mpmath); above it the pieces are built by exact
+recurrences (``tilted_pieces_plain``), tabulated per cell (``LaplaceTables``) and inverted by
+safeguarded Newton steps, then settled on the safe side by ulps. Nothing here is public:
+``exact.ComposedLaplace`` is the interface.
 
 Taught in: 08-add-up-privacy-losses.ipynb
 """
@@ -64,6 +64,7 @@ class LaplaceClosedForm:
         return np.asarray(t, dtype=float)[..., None] - losses
 
     def exceeds(self, t):
+        """P[L > t] under A(D1), term by term."""
         inside, y, incomplete = self._pieces(t)
         continuous = np.einsum("...jm,mj->...j", incomplete, self.table)
         atoms = np.where(self._atom_gaps(t) < 0, self.binomials, 0.0)
@@ -71,6 +72,7 @@ class LaplaceClosedForm:
         return np.einsum("...j,j->...", terms, np.exp(self.log_scale))
 
     def hockey(self, t):
+        """delta(t) = E[max(0, 1 - e^(t - L))] under A(D1), term by term."""
         inside, y, incomplete = self._pieces(t)
         log_k = _log_exp_gamma_integral(self.orders, y[..., None])
         with np.errstate(under="ignore"):
@@ -161,9 +163,11 @@ def _tilted_pieces_uncached(epsilon0, k):
 
 
 def tilted_pieces_plain(epsilon0, k, keep=()):
-    """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2) in plain floats, without
-    per-piece scales: exact as long as its smallest piece, about (2 + epsilon0)^-k, stays far
-    above the float range's end (k ln(2 + epsilon0) < 600), and several times faster.
+    """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2), in plain floats.
+
+    Without per-piece scales it is exact as long as its smallest piece, about
+    (2 + epsilon0)^-k, stays far above the float range's end (k ln(2 + epsilon0) < 600),
+    and several times faster.
 
     nu is symmetric about 1/2, so nu^(*k) is symmetric about k / 2 (piece k - 1 - n is piece
     n reversed): only the lower half of the pieces is carried through the steps.
@@ -365,14 +369,14 @@ def _smallest_safe(delta, epsilon, target, top):
 
 
 class LaplaceTables:
-    """P[L > t], delta(t), the density and the quantile of k Laplace releases, from the
-    Bernstein pieces of ``_tilted_pieces``.
+    """P[L > t], delta(t), the density and the quantile of k Laplace releases.
 
-    On each unit piece the law of W is an exact polynomial times e^(-epsilon0 w). Each
-    piece is split into S = ceil(epsilon0) cells, so that the exponential varies by at
-    most a factor e per cell, and on each cell the integrals the methods need are
-    tabulated once at Chebyshev points (degree k + 32 + 3 epsilon0 / S), evaluated by
-    barycentric interpolation: accurate to a few ulps of each cell's mass.
+    They come from the Bernstein pieces of ``_tilted_pieces``. On each unit piece the law
+    of W is an exact polynomial times e^(-epsilon0 w). Each piece is split into
+    S = ceil(epsilon0) cells, so that the exponential varies by at most a factor e per cell,
+    and on each cell the integrals the methods need are tabulated once at Chebyshev points
+    (degree k + 32 + 3 epsilon0 / S), evaluated by barycentric interpolation: accurate to a
+    few ulps of each cell's mass.
     """
 
     def __init__(self, epsilon0, k):
@@ -511,6 +515,7 @@ class LaplaceTables:
             sigma = np.clip(np.nan_to_num((target - lower) / (end - lower), nan=1.0), 0.0, 1.0)
 
         def gap(sigma):
+            """delta - target at offset sigma in cell c, and its slope (for Newton steps)."""
             with np.errstate(under="ignore"):
                 z = np.exp(-2.0 * self.rate * sigma)
             value = (1.0 - z) * upper + z * lower + self._in_piece_delta(c, sigma) - target
@@ -543,6 +548,7 @@ class LaplaceTables:
         return c, scaled - c
 
     def position(self, t):
+        """W's position x = (k epsilon0 - t) / (2 epsilon0) of a loss t, clipped to [-1, k + 1]."""
         with np.errstate(over="ignore", invalid="ignore"):
             x = (self.k * self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
         # t = -inf gives x = inf, t = inf gives -inf: both are clipped where used.
@@ -559,8 +565,10 @@ class LaplaceTables:
         return np.where(x > 0, below, 0.0)
 
     def w_above(self, x):
-        """Continuous part of P[W > x] under A(D1), summed from the top (no cancellation
-        with 1)."""
+        """Continuous part of P[W > x] under A(D1), summed from the top.
+
+        Summing from the top leaves no cancellation with 1.
+        """
         c, sigma = self._locate(x)
         inside = c < self.cells
         row = np.minimum(c, self.cells - 1)
@@ -647,8 +655,11 @@ class LaplaceTables:
         return np.where(on_atom, atom, k * e0 - 2.0 * e0 * x)
 
     def quantile_from_bottom(self, alpha):
-        """Smallest t with P[L <= t] >= alpha, from the bottom of the law: the same as
-        ``quantile(1 - alpha)``, but exact for alpha far below the float spacing of 1."""
+        """Smallest t with P[L <= t] >= alpha, from the bottom of the law.
+
+        The same as ``quantile(1 - alpha)``, but exact for alpha far below the float spacing
+        of 1.
+        """
         alpha = np.asarray(alpha, dtype=float)
         k, e0, sub = self.k, self.epsilon0, self.sub
         starts = np.arange(self.cells + 1)
@@ -700,8 +711,10 @@ class LaplaceTables:
 
 
 class SingleLaplaceTables(LaplaceTables):
-    """One Laplace release: the same interface, one cell, its integrals in closed form
-    (F(x) = (1 - e^(-e0 x)) / 2, E(x) = (1 - e^(-e0 x))^2 / 2)."""
+    """One Laplace release: the same interface, with one cell and its integrals in closed form.
+
+    F(x) = (1 - e^(-e0 x)) / 2, E(x) = (1 - e^(-e0 x))^2 / 2.
+    """
 
     def __init__(self, epsilon0):
         self.epsilon0, self.k = epsilon0, 1
@@ -743,5 +756,6 @@ def _laplace_w_moment(epsilon0, n):
 
 
 def laplace_w_variance(epsilon0):
+    """Variance of W for one release (L_1 = epsilon0 - 2 epsilon0 W), never below 0."""
     first = _laplace_w_moment(epsilon0, 1)
     return max(_laplace_w_moment(epsilon0, 2) - first**2, 0.0)
