@@ -1,9 +1,9 @@
 """Many DP-SGD runs of lesson 11's logistic regression at once, for lesson 14's audits.
 
 ``dplearn.auditing`` trains thousands of models of lesson 11's private run, with and without
-canary examples; training them one by one with ``dplearn.training.dp_sgd`` would take
-minutes. ``train_many`` runs the same algorithm on all of them together (one row of weights
-per model), each with its own batches and noise.
+canary examples; training them one by one with ``dplearn.training.dp_sgd`` would be too
+slow to wait for in a lesson. ``train_many`` runs the same algorithm on all of them together
+(one row of weights per model), each with its own batches and noise.
 
 Taught in: 14-attack-the-model.ipynb
 """
@@ -41,9 +41,8 @@ def train_many(data, extra_features, extra_labels, extra_in, run, rng):
     weights = np.zeros((models, features.shape[1]))
     scale = run.learning_rate / (run.sampling_rate * data.size)
     # Small products, many steps: one BLAS thread is far faster than two that wait for
-    # each other (15 times on the course's 2-core machine). Models are trained a block
-    # at a time, whose arrays stay in the processor's cache (twice as fast for
-    # 10,000 models as all at once).
+    # each other. Models are trained a block at a time, whose arrays stay in the
+    # processor's cache (faster for thousands of models than all at once).
     with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
         for start in range(0, models, _BLOCK):
             block = slice(start, start + _BLOCK)
@@ -53,8 +52,8 @@ def train_many(data, extra_features, extra_labels, extra_in, run, rng):
     return weights
 
 
-#: How many models are trained together (250: 14 s for 10,000 models on the course's
-#: busy 2-core machine, against 17 s for blocks of 125 and 27 s for all at once).
+#: How many models are trained together: blocks of 250 are faster than blocks of 125 (more
+#: steps of overhead) and than all models at once (arrays too large for the cache).
 _BLOCK = 250
 
 

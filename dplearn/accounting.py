@@ -68,7 +68,7 @@ DEFAULT_GRID_WIDTH = 1e-4
 _TAIL_MASS = 1e-15
 #: Probability each composed PLD's window may leave off each end (accounted for).
 _WINDOW_TAIL = 1e-14
-#: Most grid points of one composed PLD, and of one step (bounded time: a second or so).
+#: Most grid points of one composed PLD, and of one step (so that one call's time is bounded).
 _MAX_POINTS = 2**22
 _MAX_STEP_POINTS = 2**19
 

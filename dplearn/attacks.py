@@ -21,7 +21,7 @@ finds bits that explain the answers as well as possible; rounded, they are most 
 secret while E is well below sqrt(n), and little better than guessing once E is well
 above it (Figure INTRO-2). It is solved here through its dual, which has n rows instead
 of 2m: with HiGHS, and no presolve, several times faster than the textbook primal at
-n = 100, m = 400, some 20 to 60 ms (``benchmarks/core.py`` times both):
+n = 100, m = 400 (``benchmarks/core.py`` times both):
 
     maximise  a . y - sum_j u_j   subject to  Q^T y <= u,  u >= 0,  -1 <= y <= 1;
 
@@ -54,7 +54,7 @@ __all__ = [
     "posterior_band",
 ]
 
-#: Largest problem reconstruct accepts (n * m entries): beyond, one LP takes minutes.
+#: Largest problem reconstruct accepts (n * m entries): beyond, one LP keeps a lesson waiting.
 MAX_ENTRIES = 4_000_000
 
 

@@ -58,7 +58,7 @@ _UNIT = 2.0**-53
 # The textbook sampler's largest noise, in scales: -ln(2**-52) = 36.04 at the last draw.
 _MOST_SCALES = 37.0
 _LARGEST = np.finfo(float).max
-#: Most draws a window (and a neighbour's matching draws) may hold: about 0.1 s of work.
+#: Most draws a window (and a neighbour's matching draws) may hold: few enough for a slider.
 MAX_WINDOW = 2**16
 _MAX_MATCHING_DRAWS = 2**20
 #: Largest scale (and sigma**2 = MAX_SCALE**2) of the exact samplers: their int64 output

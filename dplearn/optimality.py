@@ -55,7 +55,7 @@ LOSSES = ("absolute", "squared", "beyond tolerance")
 
 
 #: Largest count n of the matrices here, and of the linear program (whose (n + 1)**2
-#: variables and 2 n (n + 1) constraints take about 0.1 s at n = 40).
+#: variables and 2 n (n + 1) constraints grow fast: up to n = 40 a solve follows a slider).
 MAX_COUNT = 1000
 MAX_LP_COUNT = 40
 #: Largest epsilon of the linear program: beyond it e^epsilon (2e4) makes HiGHS stop

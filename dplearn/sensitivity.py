@@ -323,8 +323,8 @@ def global_sensitivity(
     return _summarise(_all_pairs(query, universe, int(max_rows), notion, int(min_rows)), notion)
 
 
-#: Most neighbouring pairs ``global_sensitivity`` enumerates (about 0.5 s for the toy
-#: queries on this project's CI machines).
+#: Most neighbouring pairs ``global_sensitivity`` enumerates: enough for the toy queries,
+#: few enough that one enumeration keeps a notebook responsive.
 MAX_PAIRS = 50_000
 
 
