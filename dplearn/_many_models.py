@@ -58,8 +58,11 @@ _BLOCK = 250
 
 
 class _Trainer:
-    """One DP-SGD step of many models of one logistic regression: the noisy sum of their
-    clipped per-example gradients, each over its own Poisson batch."""
+    """One DP-SGD step of many models of one logistic regression.
+
+    The step is the noisy sum of their clipped per-example gradients, each over its own
+    Poisson batch.
+    """
 
     def __init__(self, features, labels, held, run):
         self.features = features

@@ -58,8 +58,11 @@ def _out_of_range(what, value, **inputs):
 
 
 def _positive_double(what, result, **inputs):
-    """result itself, or a ValueError naming the inputs where it overflowed to infinity or
-    underflowed to 0 (inputs: name -> array of result's shape)."""
+    """result itself, or a ValueError naming the inputs where it overflowed or underflowed.
+
+    It overflowed to infinity or underflowed to 0 there (inputs: name -> array of result's
+    shape).
+    """
     bad = ~np.isfinite(result) | (result == 0)
     if np.any(bad):
         raise _out_of_range(

@@ -77,8 +77,10 @@ def _check_size(n, maximum=MAX_COUNT):
 
 
 def _check_matrix(matrix):
-    """A mechanism P[j | i]: square, at least 2 x 2, rows of probabilities summing to 1
-    (to 1e-6: a linear program's answers carry its tolerances)."""
+    """A mechanism P[j | i]: square, at least 2 x 2, rows of probabilities summing to 1.
+
+    To 1e-6: a linear program's answers carry its tolerances.
+    """
     matrix = check.finite("matrix", matrix)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(

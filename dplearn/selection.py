@@ -246,9 +246,11 @@ _REACH = 40.0
 
 @functools.lru_cache(maxsize=4096)
 def _laplace_win(gaps):
-    """P[candidate r wins] for report-noisy-max with Laplace(1) noise, gaps = (u_r - u_s)
-    / scale for the other candidates s: the integral over the noise x of r of its density
-    e^(-|x|) / 2 times prod_s P[X_s < x + gap_s]."""
+    """P[candidate r wins] for report-noisy-max with Laplace(1) noise.
+
+    gaps = (u_r - u_s) / scale for the other candidates s: the integral over the noise x of
+    r of its density e^(-|x|) / 2 times prod_s P[X_s < x + gap_s].
+    """
     gaps = np.array(gaps)
     if gaps.size == 0:
         return 1.0

@@ -132,8 +132,10 @@ def _remove_shift(epsilon, rate):
 
 
 def _add_parts(epsilon, rate):
-    """(ln(1 - (1 - q) e^eps), v) with e^v = q e^eps / (1 - (1 - q) e^eps), for real
-    eps < -ln(1 - q) (arrays; meaningless elsewhere)."""
+    """(ln(1 - (1 - q) e^eps), v) with e^v = q e^eps / (1 - (1 - q) e^eps).
+
+    For real eps < -ln(1 - q) (arrays; meaningless elsewhere).
+    """
     if rate == 1.0:
         epsilon = np.asarray(epsilon, dtype=float)
         return np.zeros(epsilon.shape), epsilon
@@ -149,8 +151,11 @@ def _add_parts(epsilon, rate):
 
 
 def _extended_delta(pair, x):
-    """delta_M(x) for every real x: for x < 0, delta(-t) = 1 - e^-t + e^-t delta(t)
-    (the complement of the bad set; the pair is symmetric)."""
+    """delta_M(x) for every real x.
+
+    For x < 0, delta(-t) = 1 - e^-t + e^-t delta(t) (the complement of the bad set; the
+    pair is symmetric).
+    """
     x = np.asarray(x, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         magnitude = np.abs(x)
@@ -160,8 +165,10 @@ def _extended_delta(pair, x):
 
 
 def _d2_exceeds(pair, t):
-    """P[L_M > t] with outputs drawn from M's D2 (the bad set's mass under the other
-    distribution), for t >= 0 (arrays)."""
+    """P[L_M > t] with outputs drawn from M's D2, for t >= 0 (arrays).
+
+    That is the bad set's mass under the other distribution.
+    """
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         if isinstance(pair, privacy_loss.GaussianNoise):

@@ -82,15 +82,20 @@ _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
 def _epsilon_at(log_gaps, rhos, delta):
-    """Lesson 11's conversion (``renyi``) at the orders alpha = 1 + e^log_gaps for
-    D_alpha = rho alpha, elementwise."""
+    """Lesson 11's conversion (``renyi``) for D_alpha = rho alpha, elementwise.
+
+    At the orders alpha = 1 + e^log_gaps.
+    """
     alphas = 1.0 + np.exp(log_gaps)
     return renyi._conversion(alphas, rhos * alphas, delta)
 
 
 def _minimise(rhos, delta):
-    """Smallest conversion over the orders for every rho at once: a grid in ln(alpha - 1)
-    to bracket the minimum, then golden-section search inside the bracket."""
+    """Smallest conversion over the orders for every rho at once.
+
+    A grid in ln(alpha - 1) brackets the minimum, then golden-section search inside the
+    bracket.
+    """
     rhos = np.asarray(rhos, dtype=float).reshape(-1)
     values = _epsilon_at(_GRID[None, :], rhos[:, None], delta)
     best = np.argmin(values, axis=1)

@@ -26,8 +26,10 @@ from dplearn.composition.law import Lattice
 
 @functools.lru_cache(maxsize=32)
 def _closed_form_table(k):
-    """A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m), m = 1..k (rows), j = 0..k, from
-    exact integers."""
+    """A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m), m = 1..k (rows), j = 0..k.
+
+    Computed from exact integers.
+    """
     table = np.zeros((k, k + 1))
     for m in range(1, k + 1):
         row = [0] * (k + 1)
@@ -267,8 +269,10 @@ def _tilted_step(epsilon0, coefficients, log_scales):
 
 @functools.lru_cache(maxsize=64)
 def _bernstein_basis(degree, size, cell=0, cells=1):
-    """B_i^degree(s) (columns i = 0..degree) at the Chebyshev points of cell ``cell`` of
-    [0, 1] cut into ``cells`` equal cells (rows)."""
+    """B_i^degree(s) (columns i = 0..degree) at the Chebyshev points of one cell (rows).
+
+    The cell is ``cell`` of [0, 1] cut into ``cells`` equal cells.
+    """
     sigma = (np.cos(np.pi * (np.arange(size) + 0.5) / size) + 1.0) / 2.0
     s = (cell + sigma) / cells
     basis = stats.binom.pmf(np.arange(degree + 1)[None, :], degree, s[:, None])
@@ -277,8 +281,10 @@ def _bernstein_basis(degree, size, cell=0, cells=1):
 
 
 def _chebyshev_coefficients(values):
-    """Chebyshev coefficients (last axis) from values at the Chebyshev points of the first
-    kind, cos(pi (j + 1/2) / M), j = 0..M-1."""
+    """Chebyshev coefficients (last axis) from values at the Chebyshev points of the first kind.
+
+    The points are cos(pi (j + 1/2) / M), j = 0..M-1.
+    """
     size = values.shape[-1]
     coefficients = fft.dct(values, type=2, axis=-1) / size
     coefficients[..., 0] /= 2.0
@@ -287,9 +293,11 @@ def _chebyshev_coefficients(values):
 
 @functools.lru_cache(maxsize=64)
 def _chebyshev_nodes(points):
-    """Chebyshev points of the first kind cos(pi (j + 1/2) / P) and their barycentric
-    weights (-1)^j sin(pi (j + 1/2) / P) (Berrut & Trefethen, "Barycentric Lagrange
-    interpolation", 2004)."""
+    """Chebyshev points of the first kind cos(pi (j + 1/2) / P) and their barycentric weights.
+
+    The weights are (-1)^j sin(pi (j + 1/2) / P) (Berrut & Trefethen, "Barycentric Lagrange
+    interpolation", 2004).
+    """
     angles = np.pi * (np.arange(points) + 0.5) / points
     nodes, weights = np.cos(angles), (-1.0) ** np.arange(points) * np.sin(angles)
     nodes.setflags(write=False)
@@ -298,9 +306,11 @@ def _chebyshev_nodes(points):
 
 
 def _integral_values(values):
-    """Values at the Chebyshev points of int_0^tau f, from f's values there (tau = (u + 1)
-    / 2), and the whole integral int_0^1 f. The degree-P term the integration adds
-    vanishes at the P points and is below round-off when P leaves room (it does here)."""
+    """Values at the Chebyshev points of int_0^tau f, from f's values there, and int_0^1 f.
+
+    tau = (u + 1) / 2. The degree-P term the integration adds vanishes at the P points and
+    is below round-off when P leaves room (it does here).
+    """
     points = values.shape[-1]
     coefficients = _chebyshev_integral(_chebyshev_coefficients(values))
     total = coefficients.sum(axis=-1)  # T_m(1) = 1
@@ -308,9 +318,11 @@ def _integral_values(values):
 
 
 def _chebyshev_integral(coefficients):
-    """Coefficients of int_0^tau, tau = (u + 1) / 2, of a Chebyshev series in u (last
-    axis), one degree more: b_m = (c'_(m-1) - c_(m+1)) / (2 m), c'_0 = 2 c_0, then b_0 so
-    that the integral is 0 at u = -1 (numpy's chebint, without its loop over terms)."""
+    """Coefficients of int_0^tau, tau = (u + 1) / 2, of a Chebyshev series in u (last axis).
+
+    One degree more: b_m = (c'_(m-1) - c_(m+1)) / (2 m), c'_0 = 2 c_0, then b_0 so that the
+    integral is 0 at u = -1 (numpy's chebint, without its loop over terms).
+    """
     shape = coefficients.shape[:-1]
     size = coefficients.shape[-1]
     padded = np.concatenate([coefficients, np.zeros(shape + (2,))], axis=-1)
@@ -324,17 +336,21 @@ def _chebyshev_integral(coefficients):
 
 
 def _chebyshev_values(coefficients):
-    """Values at the Chebyshev points of the first kind of Chebyshev series (last axis,
-    as many points as coefficients), by a type-III DCT."""
+    """Values of Chebyshev series (last axis) at the Chebyshev points of the first kind.
+
+    As many points as coefficients, by a type-III DCT.
+    """
     halved = coefficients.copy()
     halved[..., 1:] /= 2.0
     return fft.dct(halved, type=3, axis=-1)
 
 
 def _barycentric(nodes, weights, tables, rows, u):
-    """The interpolants through ``tables[rows]`` (values at ``nodes``) at u, one row per
-    point, by the second barycentric formula: stable at Chebyshev points, and the same
-    arithmetic for a point alone or in an array."""
+    """The interpolants through ``tables[rows]`` (values at ``nodes``) at u, one row per point.
+
+    By the second barycentric formula: stable at Chebyshev points, and the same arithmetic
+    for a point alone or in an array.
+    """
     u = np.asarray(u, dtype=float)
     difference = u[..., None] - nodes
     difference = np.where(difference == 0.0, 1e-300, difference)  # exactly on a node
@@ -344,9 +360,11 @@ def _barycentric(nodes, weights, tables, rows, u):
 
 
 def _smallest_safe(delta, epsilon, target, top):
-    """The smallest epsilon in [0, top] with delta(epsilon) <= target, from a close guess:
-    ulp steps up, then down, and where a few steps do not settle it, bisection on the
-    floats themselves (their bit patterns are ordered), which ends in 64 steps."""
+    """The smallest epsilon in [0, top] with delta(epsilon) <= target, from a close guess.
+
+    Ulp steps up, then down, and where a few steps do not settle it, bisection on the
+    floats themselves (their bit patterns are ordered), which ends in 64 steps.
+    """
     epsilon = settle_by_ulps(np.asarray(epsilon, dtype=float).copy(), delta, target, 8)
     lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
     unsettled = (delta(epsilon) > target) | ((epsilon > 0) & (delta(lower) <= target))
@@ -483,8 +501,11 @@ class LaplaceTables:
         return self.factor[c] * np.maximum(density, 0.0)
 
     def _in_piece_delta(self, c, sigma):
-        """E_c(sigma) = int (1 - e^(-2 e0 (x - w))) dP(w) over cell c up to x: E' = 2 rate
-        (F - E), so E(sigma) = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s) F(s) ds."""
+        """E_c(sigma) = int (1 - e^(-2 e0 (x - w))) dP(w) over cell c up to x.
+
+        E' = 2 rate (F - E), so E(sigma) = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s)
+        F(s) ds.
+        """
         (spread,) = self._evaluate([self.spread_values], c, sigma)
         with np.errstate(under="ignore"):
             decay = np.exp(-2.0 * self.rate * sigma)

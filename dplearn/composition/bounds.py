@@ -105,8 +105,9 @@ OPTIMAL_MAX_K = 10**6
 
 
 class _RandomizedResponse:
-    """k randomized-response releases of epsilon0, the worst pure epsilon0-DP mechanism:
-    the loss is L_i = (k - 2 i) epsilon0 with probability m_i = C(k, i) e^(-i e0) /
+    """k randomized-response releases of epsilon0, the worst pure epsilon0-DP mechanism.
+
+    The loss is L_i = (k - 2 i) epsilon0 with probability m_i = C(k, i) e^(-i e0) /
     (1 + e^-e0)^k, i.e. i ~ Binomial(k, 1 / (1 + e^e0)). Everything in log space:
 
     with A_n = sum_(i < n) m_i and T_n = delta(L_n), the positive recurrence

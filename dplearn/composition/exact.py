@@ -455,8 +455,11 @@ class ComposedLaplace(ComposedPair):
 
 
 class _LatticeComposition(ComposedPair):
-    """A composition whose loss lives on a lattice, ``self._lattice`` (a ``Lattice`` set
-    by the subclass): delta, P[L > x] and the quantiles are sums over its atoms."""
+    """A composition whose loss lives on a lattice, ``self._lattice``.
+
+    The ``Lattice`` is set by the subclass: delta, P[L > x] and the quantiles are sums over
+    its atoms.
+    """
 
     @property
     def loss_atoms(self):
