@@ -152,7 +152,7 @@ def dp_sgd_epsilon(
 def dp_sgd_bracket(sampling_rate, noise_multiplier, steps, delta, grid_width=None):
     """Optimistic and pessimistic epsilon of a DP-SGD run on one grid.
 
-    The exact epsilon lies between them. The arguments are those of ``dp_sgd_epsilon``
+    The exact epsilon lies between them. It takes the arguments of ``dp_sgd_epsilon``
     (method "pld").
 
     Returns:

@@ -314,7 +314,7 @@ def to_epsilon(alphas, rdp_values, delta):
 def best_order(alphas, rdp_values, delta):
     """The order at which ``to_epsilon`` attains its minimum (the first one on a tie).
 
-    Args: as for ``to_epsilon``.
+    It takes the arguments of ``to_epsilon``.
 
     Taught in: 11-account-for-a-training-run.ipynb
     """

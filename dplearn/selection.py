@@ -216,7 +216,7 @@ def permute_and_flip(scores, epsilon, sensitivity=1.0, monotone=False):
     probability p_r = e^(epsilon (u_r - u*) / (2 Delta u)) (epsilon / Delta u when
     ``monotone``), u* the best score; the best candidates have p = 1, so it always stops.
 
-    Args: as for ``exponential_mechanism``.
+    It takes the arguments of ``exponential_mechanism``.
 
     Returns:
       An array of k probabilities that sum to 1.
