@@ -47,9 +47,10 @@ def step_up(value, too_small):
 
 
 def settle_by_ulps(epsilon, delta, target, steps):
-    """The smallest epsilon >= 0 near a close guess with delta(epsilon) <= target, one ulp
-    at a time and at most steps each way: up while delta is above the target, then down
-    while the float below still has delta <= target.
+    """The smallest epsilon >= 0 near a close guess with delta(epsilon) <= target.
+
+    It moves one ulp at a time and at most ``steps`` each way: up while delta is above the
+    target, then down while the float below still has delta <= target.
 
     Args:
       epsilon: the guess (float array), >= 0.

@@ -76,7 +76,7 @@ DEFAULT_GRID_WIDTH = 1e-4
 _TAIL_MASS = 1e-15
 #: Probability each composed PLD's window may leave off each end (accounted for).
 _WINDOW_TAIL = 1e-14
-#: Most grid points of one composed PLD, and of one step (bounded time: a second or so).
+#: Most grid points of one composed PLD, and of one step (so that one call's time is bounded).
 _MAX_POINTS = 2**22
 _MAX_STEP_POINTS = 2**19
 
@@ -190,10 +190,10 @@ def dp_sgd_epsilon(
 
 
 def dp_sgd_bracket(sampling_rate, noise_multiplier, steps, delta, grid_width=None):
-    """Optimistic and pessimistic epsilon of a DP-SGD run on one grid: the exact epsilon
-    lies between them.
+    """Optimistic and pessimistic epsilon of a DP-SGD run on one grid.
 
-    Args: as for ``dp_sgd_epsilon`` (method "pld").
+    The exact epsilon lies between them. It takes the arguments of ``dp_sgd_epsilon``
+    (method "pld").
 
     Returns:
       A ``PLDEpsilonBracket`` (optimistic, pessimistic, width, grid_width).
@@ -248,8 +248,9 @@ class _OneStep(NamedTuple):
 
 
 class _StepLoss(LossLaw):
-    """The privacy loss of one direction of one step, as ``composition.pld`` reads a law:
-    no atoms, the loss range of ``_loss_range`` and delta in closed form (what its
+    """The privacy loss of one direction of one step, as ``composition.pld`` reads a law.
+
+    No atoms, the loss range of ``_loss_range`` and delta in closed form (what its
     connect-the-dots grid needs; the rounded-down and mean-keeping grids of the lower
     bound are built here, from the Gaussian's cells in z).
     """
@@ -263,9 +264,11 @@ class _StepLoss(LossLaw):
         self._range = loss_range
 
     def continuous_range(self, tail_mass):
+        """The loss range this step's grid was built on, whatever tail_mass."""
         return self._range
 
     def hockey(self, x):
+        """delta(x) of the direction, for every real x."""
         return self.direction.hockey_stick(np.asarray(x, dtype=float))
 
 
@@ -330,8 +333,10 @@ def _direction_range(rate, sigma, side):
 
 
 def _grid_extent(rate, sigma, grid_width, side):
-    """(lowest, highest) grid indices of one step; a ValueError if too many (checked for
-    every grid a bracket needs before any is built, so that refusing is quick)."""
+    """(lowest, highest) grid indices of one step; a ValueError if too many.
+
+    Checked for every grid a bracket needs before any is built, so that refusing is quick.
+    """
     _, (low, high) = _direction_range(rate, sigma, side)
     lowest = int(math.floor(low / grid_width))
     highest = int(math.ceil(high / grid_width))
@@ -386,8 +391,9 @@ _UP_MARGIN = 1e-7
 
 
 def _balanced(direction, losses, z, cells, grid_width):
-    """Each cell's mass split between its two grid ends so that its mean loss is kept
-    (mean-preserving rounding, as in Gopi, Lee & Wutschitz 2021), for the lower bound.
+    """Each cell's mass split between its two grid ends so that its mean loss is kept.
+
+    Mean-preserving rounding, as in Gopi, Lee & Wutschitz 2021, for the lower bound.
 
     Cell i holds the losses in [L_i, L_(i+1)) (z between z[i] and z[i + 1]); its mean loss
     m_i (Gauss-Legendre in z, density and loss in closed form: one panel of 8 nodes, or 40
@@ -447,8 +453,10 @@ _TILTS = np.geomspace(1e-2, 1e3, 30)
 
 
 class _Row(NamedTuple):
-    """A one-step PLD ready to compose, and ln E[e^(t L)], ln E[e^(-t L)] of its finite
-    part at ``_TILTS``."""
+    """A one-step PLD ready to compose, and ln E[e^(t L)], ln E[e^(-t L)] of its finite part.
+
+    The log moments are kept at ``_TILTS``.
+    """
 
     distribution: PrivacyLossDistribution
     log_mgf_up: np.ndarray
@@ -491,8 +499,10 @@ def _row(rate, sigma, grid_width, side, pessimistic):
 
 
 def _window(row, steps, tail):
-    """Grid indices [low, high] outside which T steps leave at most ``tail`` on each side
-    (Chernoff: P[S >= x] <= E[e^(t S)] e^(-t x) = e^(T ln E[e^(t L)] - t x), t > 0)."""
+    """Grid indices [low, high] outside which T steps leave at most ``tail`` on each side.
+
+    Chernoff: P[S >= x] <= E[e^(t S)] e^(-t x) = e^(T ln E[e^(t L)] - t x), t > 0.
+    """
     log_tail = math.log(tail)
     high = float(np.min((steps * row.log_mgf_up - log_tail) / _TILTS))
     low = float(np.max(-(steps * row.log_mgf_down - log_tail) / _TILTS))
@@ -504,8 +514,9 @@ def _window(row, steps, tail):
 
 
 def _compose(row_key, steps, nonnegative_only=False):
-    """T-fold composition of a one-step PLD in its Chernoff window, as a
-    PrivacyLossDistribution, plus the slack to add to the target delta (optimistic side).
+    """T-fold composition of a one-step PLD in its Chernoff window, as a PrivacyLossDistribution.
+
+    Returned with the slack to add to the target delta (optimistic side).
 
     The window [low, high] leaves at most _WINDOW_TAIL below and above; the transform is
     cyclic, so that mass wraps around into the window. Pessimistic: mass from above the
@@ -595,8 +606,10 @@ def _lower_epsilon(rate, sigma, steps, delta, grid_width, side):
 
 
 def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
-    """max over the two directions of the pessimistic epsilon, and (unless
-    pessimistic_only) of the lower bound (``_lower_epsilon``)."""
+    """Max over the two directions of the pessimistic epsilon and of the lower bound.
+
+    The lower bound (``_lower_epsilon``) is left out when pessimistic_only.
+    """
     key = (rate, sigma, steps, delta, grid_width, pessimistic_only)
     if key in _RESULTS:
         _RESULTS.move_to_end(key)
@@ -625,8 +638,7 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
 
 
 def _clear_caches():
-    """Forget every cached one-step PLD, its transforms and every result (for cold
-    benchmarks)."""
+    """Forget every cached one-step PLD, its transforms and every result (for cold benchmarks)."""
     _direction_range.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()

@@ -21,7 +21,7 @@ finds bits that explain the answers as well as possible; rounded, they are most 
 secret while E is well below sqrt(n), and little better than guessing once E is well
 above it (Figure INTRO-2). It is solved here through its dual, which has n rows instead
 of 2m: with HiGHS, and no presolve, several times faster than the textbook primal at
-n = 100, m = 400, some 20 to 60 ms (``benchmarks/core.py`` times both):
+n = 100, m = 400 (``benchmarks/core.py`` times both):
 
     maximise  a . y - sum_j u_j   subject to  Q^T y <= u,  u >= 0,  -1 <= y <= 1;
 
@@ -54,7 +54,7 @@ __all__ = [
     "posterior_band",
 ]
 
-#: Largest problem reconstruct accepts (n * m entries): beyond, one LP takes minutes.
+#: Largest problem reconstruct accepts (n * m entries): beyond, one LP keeps a lesson waiting.
 MAX_ENTRIES = 4_000_000
 
 
@@ -286,8 +286,9 @@ def mean_fraction_recovered(n, m, noise_bound, seeds=range(5)):
 
 
 def difference_density(difference, epsilon):
-    """Density of the difference of two independent Laplace(1/epsilon) noises at z:
-    (epsilon / 4) (1 + epsilon |z|) e^(-epsilon |z|).
+    """Density at z of the difference of two independent Laplace(1/epsilon) noises.
+
+    It is (epsilon / 4) (1 + epsilon |z|) e^(-epsilon |z|).
 
     Args:
       difference: z, finite number(s).
@@ -306,8 +307,10 @@ def difference_density(difference, epsilon):
 
 
 def differencing_log_ratio(difference, epsilon):
-    """ln(g(D - 1) / g(D)): how far the difference D of the two noisy counts moves the
-    attacker's log odds that the person has the disease. Between -epsilon and epsilon.
+    """ln(g(D - 1) / g(D)): how far the noisy difference D moves the attacker's log odds.
+
+    D is the difference of the two noisy counts; the log odds are those that the person has
+    the disease. The result lies between -epsilon and epsilon.
 
     Args:
       difference: D, the first noisy count minus the second, finite number(s).

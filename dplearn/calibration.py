@@ -52,8 +52,11 @@ def _out_of_range(what, value, **inputs):
 
 
 def _positive_double(what, result, **inputs):
-    """result itself, or a ValueError naming the inputs where it overflowed to infinity or
-    underflowed to 0 (inputs: name -> array of result's shape)."""
+    """result itself, or a ValueError naming the inputs where it overflowed or underflowed.
+
+    It overflowed to infinity or underflowed to 0 there (inputs: name -> array of result's
+    shape).
+    """
     bad = ~np.isfinite(result) | (result == 0)
     if np.any(bad):
         raise _out_of_range(
@@ -161,6 +164,7 @@ def gaussian_sigma_analytic(epsilon, delta, sensitivity=1.0):
     )
 
     def too_small(sigma):
+        """True where the delta of sigma is above the target."""
         # Exactly as GaussianNoise evaluates it: ratio = sensitivity / sigma.
         log_delta = privacy_loss.gaussian_log_delta_terms(epsilon, sensitivity / sigma)[0]
         with np.errstate(under="ignore"):
@@ -193,6 +197,7 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
     """
 
     def gap(v, where):
+        """ln delta - ln target at the log ratios v of the elements ``where``."""
         return (
             privacy_loss.gaussian_log_delta_terms(epsilon[where], np.exp(v))[0] - log_target[where]
         )
@@ -280,6 +285,7 @@ def _unit_ratio(epsilon, log_target, max_steps=200):
 @functools.lru_cache(maxsize=64)
 def _crossing(delta):
     def gap(epsilon):
+        """ln delta - ln target of the classic sigma at epsilon, by the exact delta."""
         sigma = gaussian_sigma_classic(epsilon, delta)
         return privacy_loss.gaussian(sigma).log_delta(epsilon) - np.log(delta)
 

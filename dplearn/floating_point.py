@@ -58,7 +58,7 @@ _UNIT = 2.0**-53
 # The textbook sampler's largest noise, in scales: -ln(2**-52) = 36.04 at the last draw.
 _MOST_SCALES = 37.0
 _LARGEST = np.finfo(float).max
-#: Most draws a window (and a neighbour's matching draws) may hold: about 0.1 s of work.
+#: Most draws a window (and a neighbour's matching draws) may hold: few enough for a slider.
 MAX_WINDOW = 2**16
 _MAX_MATCHING_DRAWS = 2**20
 #: Largest scale (and sigma**2 = MAX_SCALE**2) of the exact samplers: their int64 output
@@ -249,10 +249,10 @@ def leak_window(scale, first_draw, count, value=0.0, neighbour=1.0):
 
 
 def impossible_fraction_near(scale, positions, window=32, value=0.0, neighbour=1.0):
-    """For each position t: the share of ``window`` consecutive draws, starting where
-    the output from ``value`` reaches t, whose output ``neighbour`` cannot produce.
+    """For each position t, the share of draws near it whose output ``neighbour`` cannot produce.
 
-    That share is the local weight of outputs with infinite privacy loss.
+    The draws are the ``window`` consecutive ones starting where the output from ``value``
+    reaches t. That share is the local weight of outputs with infinite privacy loss.
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
@@ -268,11 +268,11 @@ def impossible_fraction_near(scale, positions, window=32, value=0.0, neighbour=1
 
 
 def distinguishing_probability(scale, draws, value=0.0, neighbour=1.0):
-    """Monte Carlo estimate of P[L = inf]: the chance that an output from ``value`` is
-    one ``neighbour`` can never produce, with its standard error.
+    """Monte Carlo estimate of P[L = inf], with its standard error.
 
-    Such outputs reveal the true answer outright, so the sampler is (epsilon, delta)-DP
-    only with delta at least this probability, at every epsilon.
+    P[L = inf] is the chance that an output from ``value`` is one ``neighbour`` can never
+    produce. Such outputs reveal the true answer outright, so the sampler is
+    (epsilon, delta)-DP only with delta at least this probability, at every epsilon.
 
     Args:
       scale: Laplace scale, > 0.

@@ -55,7 +55,7 @@ LOSSES = ("absolute", "squared", "beyond tolerance")
 
 
 #: Largest count n of the matrices here, and of the linear program (whose (n + 1)**2
-#: variables and 2 n (n + 1) constraints take about 0.1 s at n = 40).
+#: variables and 2 n (n + 1) constraints grow fast: up to n = 40 a solve follows a slider).
 MAX_COUNT = 1000
 MAX_LP_COUNT = 40
 #: Largest epsilon of the linear program: beyond it e^epsilon (2e4) makes HiGHS stop
@@ -77,8 +77,10 @@ def _check_size(n, maximum=MAX_COUNT):
 
 
 def _check_matrix(matrix):
-    """A mechanism P[j | i]: square, at least 2 x 2, rows of probabilities summing to 1
-    (to 1e-6: a linear program's answers carry its tolerances)."""
+    """A mechanism P[j | i]: square, at least 2 x 2, rows of probabilities summing to 1.
+
+    To 1e-6: a linear program's answers carry its tolerances.
+    """
     matrix = check.finite("matrix", matrix)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
         raise ValueError(
@@ -214,6 +216,7 @@ def is_differentially_private(matrix, epsilon, tolerance=1e-9):
         factor = np.exp(epsilon)
 
         def bound(other):
+            """e^epsilon times the other row's probabilities, plus the tolerance."""
             with np.errstate(invalid="ignore"):
                 return np.where(other > 0, factor * other, 0.0) + tolerance
 

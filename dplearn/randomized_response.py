@@ -96,10 +96,11 @@ def truth_probability_for_epsilon(epsilon):
 
 
 def coin_flip_reports(true_answers, *, rng):
-    """Warner's two coins, as Dwork & Roth (2014, section 3.2) tell it: flip a fair coin;
-    heads, report the truth; tails, flip again and report yes on heads, no on tails.
+    """Warner's two coins, as Dwork & Roth (2014, section 3.2) tell them.
 
-    So a report is the truth with probability 3/4 (``randomize`` with t = 3/4).
+    Flip a fair coin; heads, report the truth; tails, flip again and report yes on heads, no
+    on tails. So a report is the truth with probability 3/4 (``randomize`` with t = 3/4).
+    Dwork & Roth, "The algorithmic foundations of differential privacy", 2014.
 
     Args:
       true_answers: the people's true answers, a 1-d array of 0 (no) and 1 (yes).
@@ -169,8 +170,10 @@ def estimate_proportion(reports, truth_probability):
 
 
 def local_standard_error(proportion, n, truth_probability):
-    """sd(pi-hat) = sqrt(q (1 - q) / n) / (2t - 1) for n people drawn from a population
-    with a proportion pi of yes (q from ``report_probability``); vectorised over n.
+    """sd(pi-hat) = sqrt(q (1 - q) / n) / (2t - 1) of randomised response; vectorised over n.
+
+    For n people drawn from a population with a proportion pi of yes (q from
+    ``report_probability``).
 
     Args:
       proportion: pi, in [0, 1].
@@ -217,8 +220,10 @@ def sampling_standard_error(proportion, n):
 
 
 def central_standard_error(n, epsilon):
-    """sqrt(2) / (n epsilon): the sd that Laplace noise of scale 1/epsilon on the count of
-    yes answers adds to the proportion count / n (a count has sensitivity 1).
+    """sqrt(2) / (n epsilon): the sd that Laplace noise adds to the proportion of yes answers.
+
+    The noise has scale 1/epsilon and is added to the count of yes answers (a count has
+    sensitivity 1); the proportion is count / n.
 
     Args:
       n: number of people, whole numbers >= 1.

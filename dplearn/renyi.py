@@ -80,8 +80,10 @@ def rdp(pair, alpha):
 
 
 def _selection_rdp(pair, alpha):
-    """max over the two directions of ln sum_r P1[r]^alpha P2[r]^(1 - alpha) / (alpha - 1),
-    summed in log space over the candidates (the selection pair of lesson 12)."""
+    """max over the two directions of ln sum_r P1[r]^alpha P2[r]^(1 - alpha) / (alpha - 1).
+
+    Summed in log space over the candidates (the selection pair of lesson 12).
+    """
     first = np.array(pair.log_probabilities_d1)
     second = np.array(pair.log_probabilities_d2)
     orders = np.asarray(alpha, dtype=float)[..., None]
@@ -117,8 +119,10 @@ def _check_subsampled_orders(alpha, ratio, rate):
 
 
 def _laplace_rdp(alpha, epsilon0):
-    """Mironov's closed form, through expm1 (its two terms cancel to first order in
-    epsilon0), and by its series alpha e^2 / 2 - alpha e^3 / 6 where alpha e < 1e-5.
+    """Mironov's closed form of the Laplace mechanism's Rényi divergence, through expm1.
+
+    Its two terms cancel to first order in epsilon0; by its series
+    alpha e^2 / 2 - alpha e^3 / 6 where alpha e < 1e-5.
 
     Where alpha e >= 1 it is written as epsilon0 + ln(w1 + w2 e^(-(2 alpha - 1) epsilon0)) /
     (alpha - 1), w1 = alpha / (2 alpha - 1) and w2 = (alpha - 1) / (2 alpha - 1), which
@@ -168,8 +172,10 @@ def _subsampled_gaussian_rdp(rate, ratio, alpha):
 
 
 def _log_moment_integer(rate, ratio, alpha):
-    """ln E_Q[(P / Q)^alpha] at integer alpha: the binomial expansion of (1 - q + q e^l)^alpha
-    and E_Q[e^(k l)] = e^((k**2 - k) r**2 / 2), summed in log space.
+    """ln E_Q[(P / Q)^alpha] at integer alpha, summed in log space.
+
+    From the binomial expansion of (1 - q + q e^l)^alpha and
+    E_Q[e^(k l)] = e^((k**2 - k) r**2 / 2).
 
     Written as ln(1 + sum_k w_k (e^((k**2 - k) r**2 / 2) - 1)), w_k the binomial weights
     (which sum to 1): every term is >= 0, so that a moment of 1 + 1e-20 keeps its digits.
@@ -332,7 +338,7 @@ def to_epsilon(alphas, rdp_values, delta):
 def best_order(alphas, rdp_values, delta):
     """The order at which ``to_epsilon`` attains its minimum (the first one on a tie).
 
-    Args: as for ``to_epsilon``.
+    It takes the arguments of ``to_epsilon``.
 
     Taught in: 11-account-for-a-training-run.ipynb
     """

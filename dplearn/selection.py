@@ -91,8 +91,9 @@ def _rate(epsilon, sensitivity, monotone):
 
 
 def noise_scale(epsilon, sensitivity=1.0, monotone=False):
-    """The scale of report-noisy-max's noise: 2 Delta u / epsilon (Delta u / epsilon when
-    monotone); inf at epsilon = 0.
+    """Scale of report-noisy-max's noise: 2 Delta u / epsilon (Delta u / epsilon when monotone).
+
+    It is inf at epsilon = 0.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -127,8 +128,10 @@ def _exponential_log(scores, rate):
 
 
 def exponential_mechanism(scores, epsilon, sensitivity=1.0, monotone=False):
-    """The exponential mechanism's selection probabilities, P[r] proportional to
-    e^(epsilon u_r / (2 Delta u)) (e^(epsilon u_r / Delta u) when ``monotone``).
+    """The exponential mechanism's selection probabilities.
+
+    P[r] is proportional to e^(epsilon u_r / (2 Delta u)) (e^(epsilon u_r / Delta u) when
+    ``monotone``).
 
     Args:
       scores: the candidates' scores u, a non-empty list of finite numbers.
@@ -194,7 +197,7 @@ def permute_and_flip(scores, epsilon, sensitivity=1.0, monotone=False):
     probability p_r = e^(epsilon (u_r - u*) / (2 Delta u)) (epsilon / Delta u when
     ``monotone``), u* the best score; the best candidates have p = 1, so it always stops.
 
-    Args: as for ``exponential_mechanism``.
+    It takes the arguments of ``exponential_mechanism``.
 
     Returns:
       An array of k probabilities that sum to 1.
@@ -224,14 +227,17 @@ _REACH = 40.0
 
 @functools.lru_cache(maxsize=4096)
 def _laplace_win(gaps):
-    """P[candidate r wins] for report-noisy-max with Laplace(1) noise, gaps = (u_r - u_s)
-    / scale for the other candidates s: the integral over the noise x of r of its density
-    e^(-|x|) / 2 times prod_s P[X_s < x + gap_s]."""
+    """P[candidate r wins] for report-noisy-max with Laplace(1) noise.
+
+    gaps = (u_r - u_s) / scale for the other candidates s: the integral over the noise x of
+    r of its density e^(-|x|) / 2 times prod_s P[X_s < x + gap_s].
+    """
     gaps = np.array(gaps)
     if gaps.size == 0:
         return 1.0
 
     def integrand(x):
+        """Density of r's noise at x times the chance that every other noise lies below."""
         return 0.5 * math.exp(-abs(x) + float(_log_laplace_cdf(x + gaps).sum()))
 
     kinks = -gaps[np.abs(gaps) < _REACH]
@@ -331,8 +337,10 @@ def _one_or_many(draws, size):
 def sample_exponential_mechanism(
     scores, epsilon, sensitivity=1.0, monotone=False, *, rng, size=None
 ):
-    """Draws of the exponential mechanism: inverse-CDF sampling from its log-space
-    probabilities (never e^(a u) itself, which overflows).
+    """Draws of the exponential mechanism, by inverse-CDF sampling.
+
+    It samples from the mechanism's log-space probabilities, never from e^(a u) itself,
+    which overflows.
 
     Returns:
       One index (size None) or an array of ``size`` indices.
@@ -348,8 +356,10 @@ def sample_exponential_mechanism(
 def sample_report_noisy_max(
     scores, epsilon, noise, sensitivity=1.0, monotone=False, *, rng, size=None
 ):
-    """Draws of report-noisy-max: noise of scale 2 Delta u / epsilon (Delta u / epsilon
-    when monotone) added to every score, the index of the largest reported.
+    """Draws of report-noisy-max: the index of the largest noisy score.
+
+    Noise of scale 2 Delta u / epsilon (Delta u / epsilon when monotone) is added to every
+    score.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -474,9 +484,10 @@ class WorstNeighbours(NamedTuple):
 
 
 def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
-    """The exponential mechanism's largest and smallest privacy loss over every neighbour
-    of ``scores`` (every score moved by at most Delta u; all in one direction when
-    monotone) and every output.
+    """The exponential mechanism's largest and smallest privacy loss over neighbours and outputs.
+
+    The neighbours are every neighbour of ``scores`` (every score moved by at most Delta u;
+    all in one direction when monotone); the outputs are every output.
 
     Returns:
       A ``WorstNeighbours``: the loss lies in [lowest, highest], within
@@ -507,9 +518,10 @@ def worst_neighbours(scores, epsilon, sensitivity=1.0, monotone=False):
 
 
 def quantile_scores(values, candidates, quantile=0.5):
-    """Each candidate c's score: minus its distance in rank from the quantile,
-    -|(1 - q) #{x < c} - q #{x > c}|; for the median, half the gap between the counts
-    below and above. Adding or removing one value changes it by at most max(q, 1 - q).
+    """Each candidate c's score: minus its distance in rank from the quantile.
+
+    The score is -|(1 - q) #{x < c} - q #{x > c}|; for the median, half the gap between the
+    counts below and above. Adding or removing one value changes it by at most max(q, 1 - q).
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -523,8 +535,10 @@ def quantile_scores(values, candidates, quantile=0.5):
 
 
 def quantile_probabilities(values, candidates, epsilon, quantile=0.5):
-    """The exact output law of the private quantile: the exponential mechanism over the
-    candidates with ``quantile_scores``, sensitivity max(q, 1 - q) (add or remove one value).
+    """The exact output law of the private quantile.
+
+    It is the exponential mechanism over the candidates with ``quantile_scores``, sensitivity
+    max(q, 1 - q) (add or remove one value).
 
     Args:
       values: the column, a non-empty list of finite numbers.

@@ -323,8 +323,8 @@ def global_sensitivity(
     return _summarise(_all_pairs(query, universe, int(max_rows), notion, int(min_rows)), notion)
 
 
-#: Most neighbouring pairs ``global_sensitivity`` enumerates (about 0.5 s for the toy
-#: queries on this project's CI machines).
+#: Most neighbouring pairs ``global_sensitivity`` enumerates: enough for the toy queries,
+#: few enough that one enumeration keeps a notebook responsive.
 MAX_PAIRS = 50_000
 
 
@@ -336,6 +336,7 @@ def _pair_count(size, max_rows, notion, min_rows):
     """How many pairs ``_all_pairs`` yields, from the multiset counts C(size + k - 1, k)."""
 
     def multisets(k, items=size):
+        """C(items + k - 1, k): the multisets of k rows from ``items`` (0 for k < 0)."""
         return math.comb(items + k - 1, k) if k >= 0 else 0
 
     count = 0
@@ -413,8 +414,10 @@ def mean_clipped_age(rows, upper=60):
 
 
 def eye_colour_histogram(rows):
-    """(blue, brown) counts: l1 Δ = 1 for add-remove, 2 for replace (one count down,
-    another up); l2 Δ = 1 and sqrt(2).
+    """(blue, brown) counts of the rows.
+
+    l1 Δ = 1 for add-remove, 2 for replace (one count down, another up); l2 Δ = 1 and
+    sqrt(2).
 
     Taught in: 04-compute-sensitivity.ipynb
     """

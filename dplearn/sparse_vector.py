@@ -194,6 +194,7 @@ def _integrate_logs_here(log_integrand, size, low, high, kinks):
     shift = np.where(finite, peak, 0.0)
 
     def scaled(u):
+        """The integrand at u, divided by e^shift so that its peak is 1."""
         with np.errstate(under="ignore"):
             return np.exp(log_integrand(u) - shift)
 
@@ -230,6 +231,7 @@ def _above_threshold_logs(answers, threshold, epsilon, sensitivity):
         offsets = threshold - answers  # t - answer i at u = 0, t = T + threshold_scale u
 
     def log_integrand(u):  # u: a number, or a column of them
+        """ln of the threshold noise's density at u times each outcome's probability."""
         gaps = offsets + threshold_scale * u
         below = _log_below(gaps, answer_scale)  # noisy answer i < t
         above = _log_above(gaps, answer_scale)
@@ -345,6 +347,7 @@ def no_answer_noise_probabilities(answers, threshold, epsilon, sensitivity=1.0):
     highest_before = np.maximum.accumulate(np.concatenate([[-np.inf], answers]))[:-1]
 
     def cdf(x):
+        """P[T + threshold noise <= x]."""
         return np.exp(_log_below(x - threshold, scale))
 
     stops = np.maximum(cdf(answers) - cdf(highest_before), 0.0)
@@ -368,6 +371,7 @@ def _no_stop_logs(answers, outcomes, threshold, epsilon, sensitivity):
         offsets = threshold - answers
 
     def log_integrand(u):  # u: a number, or a column of them
+        """ln of the threshold noise's density at u times the outcomes' probabilities."""
         gaps = offsets + threshold_scale * np.asarray(u)[..., None]
         below = _log_below(gaps, answer_scale)
         above = _log_above(gaps, answer_scale)
@@ -434,6 +438,7 @@ def released_answer_log_density(answers, stop, value, threshold, epsilon, sensit
         top = (value - threshold) / threshold_scale  # t <= value, in units
 
     def log_integrand(u):  # u: a number, or a column of them
+        """ln of the threshold noise's density at u times P[every earlier answer below]."""
         gaps = offsets + threshold_scale * u
         below = _log_below(gaps, answer_scale).sum(axis=-1, keepdims=True)
         return _log_standard_density(u) + below + np.zeros(np.shape(u))
@@ -552,6 +557,7 @@ def worst_losses(variant, epsilon, max_queries=50):
     high = queries - low
 
     def log_integrand(u):  # u: a number, or a column of them; t = 0.5 + threshold_scale u
+        """ln of the threshold noise's density at u times each pair side's outcome."""
         t = 0.5 + threshold_scale * u
         first = low * _log_below(t, answer_scale) + high * _log_above(t - 1.0, answer_scale)
         second = low * _log_below(t - 1.0, answer_scale) + high * _log_above(t, answer_scale)
@@ -604,6 +610,7 @@ def sparse_probabilities(answers, threshold, epsilon, positives, sensitivity=1.0
     law = {}
 
     def extend(found, start, probability):
+        """Adds to the law every way to go on from ``start`` with ``found`` so far."""
         if len(found) == positives or start == answers.size:
             law[found] = law.get(found, 0.0) + probability
             return

@@ -66,9 +66,9 @@ def _mechanism(pair):
 
 
 def amplified_epsilon(epsilon, rate):
-    """ln(1 + q (e^epsilon - 1)): the epsilon of an epsilon-DP mechanism on a Poisson
-    subsample of rate q (Balle, Barthe & Gaboardi 2018, Theorem 8 for add/remove).
+    """ln(1 + q (e^epsilon - 1)): the epsilon of an epsilon-DP mechanism on a Poisson subsample.
 
+    q is the subsample's rate (Balle, Barthe & Gaboardi 2018, Theorem 8 for add/remove).
     Computed as log1p(q expm1(epsilon)) up to epsilon = 1 and as
     epsilon + ln(q + (1 - q) e^-epsilon) beyond (no overflow however large epsilon is;
     inf stays inf).
@@ -97,8 +97,9 @@ def _amplified(epsilon, rate):
 
 
 def amplified_delta(delta, rate):
-    """q delta: the delta of an (epsilon, delta)-DP mechanism on a Poisson subsample of
-    rate q, paired with ``amplified_epsilon`` (Balle, Barthe & Gaboardi 2018).
+    """q delta: the delta of an (epsilon, delta)-DP mechanism on a Poisson subsample of rate q.
+
+    Paired with ``amplified_epsilon`` (Balle, Barthe & Gaboardi 2018).
 
     Args:
       delta: delta(s) of the mechanism, in [0, 1].
@@ -131,8 +132,10 @@ def _remove_shift(epsilon, rate):
 
 
 def _add_parts(epsilon, rate):
-    """(ln(1 - (1 - q) e^eps), v) with e^v = q e^eps / (1 - (1 - q) e^eps), for real
-    eps < -ln(1 - q) (arrays; meaningless elsewhere)."""
+    """(ln(1 - (1 - q) e^eps), v) with e^v = q e^eps / (1 - (1 - q) e^eps).
+
+    For real eps < -ln(1 - q) (arrays; meaningless elsewhere).
+    """
     if rate == 1.0:
         epsilon = np.asarray(epsilon, dtype=float)
         return np.zeros(epsilon.shape), epsilon
@@ -148,8 +151,11 @@ def _add_parts(epsilon, rate):
 
 
 def _extended_delta(pair, x):
-    """delta_M(x) for every real x: for x < 0, delta(-t) = 1 - e^-t + e^-t delta(t)
-    (the complement of the bad set; the pair is symmetric)."""
+    """delta_M(x) for every real x.
+
+    For x < 0, delta(-t) = 1 - e^-t + e^-t delta(t) (the complement of the bad set; the
+    pair is symmetric).
+    """
     x = np.asarray(x, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         magnitude = np.abs(x)
@@ -159,8 +165,10 @@ def _extended_delta(pair, x):
 
 
 def _d2_exceeds(pair, t):
-    """P[L_M > t] with outputs drawn from M's D2 (the bad set's mass under the other
-    distribution), for t >= 0 (arrays)."""
+    """P[L_M > t] with outputs drawn from M's D2, for t >= 0 (arrays).
+
+    That is the bad set's mass under the other distribution.
+    """
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         if isinstance(pair, privacy_loss.GaussianNoise):
@@ -220,8 +228,10 @@ class _Subsampled(privacy_loss.PrivacyLossPair):
         return self.mechanism.center
 
     def density_with(self, output):
-        """Density of the output when the person is in the data: the mixture
-        (1 - q) M(c) + q M(c + sensitivity)."""
+        """Density of the output when the person is in the data.
+
+        It is the mixture (1 - q) M(c) + q M(c + sensitivity).
+        """
         q = self.rate
         return check.scalar_or_array(
             (1.0 - q) * np.asarray(self.mechanism.density_d1(output))
@@ -490,6 +500,7 @@ class SubsampledAdd(_Subsampled):
         target = np.log(delta)
 
         def gap(epsilon):
+            """ln delta(epsilon) - ln target, clipped so that a zero delta gives a finite gap."""
             return max(float(self.log_delta(epsilon)), -1e300) - target
 
         return optimize.brentq(gap, 0.0, top, xtol=1e-15, rtol=4 * np.finfo(float).eps)
@@ -540,10 +551,12 @@ class PoissonSubsampled(privacy_loss.PrivacyLossPair):
 
     @property
     def sensitivity(self):
+        """The mechanism's sensitivity."""
         return self.mechanism.sensitivity
 
     @property
     def center(self):
+        """The mechanism's output centre without the person (c)."""
         return self.mechanism.center
 
     @property

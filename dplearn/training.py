@@ -111,6 +111,7 @@ def breast_cancer(test_fraction=0.25, *, rng):
     spread[spread == 0] = 1.0
 
     def standardised(rows):
+        """The rows' features standardised on the training rows, plus a column of ones."""
         return np.column_stack(((features[rows] - mean) / spread, np.ones(rows.size)))
 
     return Dataset(
@@ -259,7 +260,7 @@ class TrainingRun:
         return self.noise_multiplier > 0 and math.isfinite(self.clip_norm)
 
 
-#: Bounds that keep a run within seconds and its numbers finite: a run of more steps, a
+#: Bounds that keep a run short and its numbers finite: a run of more steps, a
 #: larger step size, noise or clipping norm is refused with a ValueError naming it.
 MAX_EPOCHS = 200
 MAX_STEPS = 20_000

@@ -50,8 +50,10 @@ def pure_rho(epsilon):
 
 
 def bounded_range_rho(epsilon):
-    """rho = epsilon^2 / 8 of an epsilon-bounded-range mechanism, such as the exponential
-    mechanism at epsilon (Cesar & Rogers 2021).
+    """rho = epsilon^2 / 8 of an epsilon-bounded-range mechanism.
+
+    Such as the exponential mechanism at epsilon (Cesar & Rogers, "Bounding, concentrating,
+    and truncating: unifying privacy loss composition for data analytics", 2021).
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -66,15 +68,20 @@ _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
 def _epsilon_at(log_gaps, rhos, delta):
-    """Lesson 11's conversion (``renyi``) at the orders alpha = 1 + e^log_gaps for
-    D_alpha = rho alpha, elementwise."""
+    """Lesson 11's conversion (``renyi``) for D_alpha = rho alpha, elementwise.
+
+    At the orders alpha = 1 + e^log_gaps.
+    """
     alphas = 1.0 + np.exp(log_gaps)
     return renyi.epsilon_from_rdp(alphas, rhos * alphas, delta)
 
 
 def _minimise(rhos, delta):
-    """Smallest conversion over the orders for every rho at once: a grid in ln(alpha - 1)
-    to bracket the minimum, then golden-section search inside the bracket."""
+    """Smallest conversion over the orders for every rho at once.
+
+    A grid in ln(alpha - 1) brackets the minimum, then golden-section search inside the
+    bracket.
+    """
     rhos = np.asarray(rhos, dtype=float).reshape(-1)
     values = _epsilon_at(_GRID[None, :], rhos[:, None], delta)
     best = np.argmin(values, axis=1)
@@ -101,9 +108,10 @@ def _minimise(rhos, delta):
 
 
 def to_epsilon(rho, delta):
-    """The epsilon at delta of a rho-zCDP mechanism: lesson 11's conversion of Rényi DP
-    (``renyi.to_epsilon``: Balle et al. 2020) applied to D_alpha = rho alpha, minimised
-    over every real order alpha > 1.
+    """The epsilon at delta of a rho-zCDP mechanism.
+
+    Lesson 11's conversion of Rényi DP (``renyi.to_epsilon``: Balle et al. 2020) applied
+    to D_alpha = rho alpha, minimised over every real order alpha > 1.
 
     Args:
       rho: the zCDP parameter(s), >= 0 (the sum of the parts' rho after composition);

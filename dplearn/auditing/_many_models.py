@@ -1,9 +1,9 @@
 """Many DP-SGD runs of lesson 11's logistic regression at once, for lesson 14's audits.
 
 ``dplearn.auditing`` trains thousands of models of lesson 11's private run, with and without
-canary examples; training them one by one with ``dplearn.training.dp_sgd`` would take
-minutes. ``train_many`` runs the same algorithm on all of them together (one row of weights
-per model), each with its own batches and noise.
+canary examples; training them one by one with ``dplearn.training.dp_sgd`` would be too
+slow to wait for in a lesson. ``train_many`` runs the same algorithm on all of them together
+(one row of weights per model), each with its own batches and noise.
 
 Taught in: 14-attack-the-model.ipynb
 """
@@ -22,14 +22,16 @@ __all__ = ["train_many", "bernoulli_successes"]
 
 
 def train_many(data, extra_features, extra_labels, extra_in, run, rng):
-    """Many DP-SGD runs of lesson 11's logistic regression at once (one row of weights
-    each), each on the training examples plus the extra ones it includes.
+    """Many DP-SGD runs of lesson 11's logistic regression at once (one row of weights each).
 
-    extra_in: (models, extras) booleans, which extra examples each model's data holds.
-    The same algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps,
-    Poisson batches, per-example clipping to C, noise sigma C on the sum, a step of the
-    learning rate over the expected batch q n of the n training examples), vectorised over
-    models: every model draws its own batches and noise from ``rng``.
+    Each model trains on the training examples plus the extra ones it includes. The same
+    algorithm as ``dplearn.training.dp_sgd`` (zero start, ceil(epochs / q) steps, Poisson
+    batches, per-example clipping to C, noise sigma C on the sum, a step of the learning
+    rate over the expected batch q n of the n training examples), vectorised over models:
+    every model draws its own batches and noise from ``rng``.
+
+    Args:
+      extra_in: (models, extras) booleans, which extra examples each model's data holds.
     """
     features = np.vstack([data.train_features, extra_features])
     labels = np.concatenate([data.train_labels, extra_labels])
@@ -39,9 +41,8 @@ def train_many(data, extra_features, extra_labels, extra_in, run, rng):
     weights = np.zeros((models, features.shape[1]))
     scale = run.learning_rate / (run.sampling_rate * data.size)
     # Small products, many steps: one BLAS thread is far faster than two that wait for
-    # each other (15 times on the course's 2-core machine). Models are trained a block
-    # at a time, whose arrays stay in the processor's cache (twice as fast for
-    # 10,000 models as all at once).
+    # each other. Models are trained a block at a time, whose arrays stay in the
+    # processor's cache (faster for thousands of models than all at once).
     with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
         for start in range(0, models, _BLOCK):
             block = slice(start, start + _BLOCK)
@@ -51,14 +52,17 @@ def train_many(data, extra_features, extra_labels, extra_in, run, rng):
     return weights
 
 
-#: How many models are trained together (250: 14 s for 10,000 models on the course's
-#: busy 2-core machine, against 17 s for blocks of 125 and 27 s for all at once).
+#: How many models are trained together: blocks of 250 are faster than blocks of 125 (more
+#: steps of overhead) and than all models at once (arrays too large for the cache).
 _BLOCK = 250
 
 
 class _Trainer:
-    """One DP-SGD step of many models of one logistic regression: the noisy sum of their
-    clipped per-example gradients, each over its own Poisson batch."""
+    """One DP-SGD step of many models of one logistic regression.
+
+    The step is the noisy sum of their clipped per-example gradients, each over its own
+    Poisson batch.
+    """
 
     def __init__(self, features, labels, held, run):
         self.features = features
@@ -69,6 +73,7 @@ class _Trainer:
         self.run = run
 
     def noisy_sum(self, weights, rng):
+        """The noisy sum of each model's clipped per-example gradients over its Poisson batch."""
         models, width = weights.shape[0], self.features.shape[0]
         # The batches of all models at once: the places, among models x examples, where
         # independent Bernoulli(q) draws succeed; only examples a model holds are kept.
@@ -91,9 +96,11 @@ class _Trainer:
 
 
 def bernoulli_successes(size, rate, rng):
-    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws:
-    the running sums of geometric gaps (draws up to and including the next success), far
-    fewer numbers to draw than one per place when the rate is small."""
+    """The sorted places of the successes among ``size`` independent Bernoulli(rate) draws.
+
+    They are the running sums of geometric gaps (draws up to and including the next
+    success): far fewer numbers to draw than one per place when the rate is small.
+    """
     if rate >= 1.0:
         return np.arange(size)
     expected = size * rate

@@ -26,6 +26,7 @@ __all__ = [
 
 
 def checked_k(k):
+    """k as an int, when it is a whole number >= 1."""
     if type(k) is int and k >= 1:  # the common case, without array conversions
         return k
     return check.positive_integer("k", k)
@@ -47,10 +48,12 @@ def checked_real(name, value):
 
 
 def checked_epsilon0(epsilon0):
+    """epsilon0 as a float, when it is a single number > 0."""
     return check.positive("epsilon0", epsilon0, scalar=True)
 
 
 def checked_delta0(delta0):
+    """delta0 as a float, when it is a single number in [0, 1)."""
     value = check.scalar("delta0", delta0)
     if not 0 <= value < 1:
         raise ValueError(f"delta0 must be a single number in [0, 1), got {delta0!r}")

@@ -1,12 +1,12 @@
-"""The numerics behind ``ComposedLaplace``: the closed form for small k, and exact
-piecewise-polynomial tables (Bernstein and Chebyshev forms) for larger k.
+"""The numerics behind ``ComposedLaplace``: a closed form for small k, exact tables for larger k.
 
-The law of k Laplace releases is atoms on the lattice (k - 2 j) epsilon0 plus pieces of
-exponentially tilted Irwin-Hall densities between them. Up to LAPLACE_CLOSED_FORM_MAX_K the
-alternating sums of the closed form are accurate (checked against mpmath); above it the
-pieces are built by exact recurrences (``tilted_pieces_plain``), tabulated per cell
-(``LaplaceTables``) and inverted by safeguarded Newton steps, then settled on the safe
-side by ulps. Nothing here is public: ``exact.ComposedLaplace`` is the interface.
+The tables are piecewise polynomials (Bernstein and Chebyshev forms). The law of k Laplace
+releases is atoms on the lattice (k - 2 j) epsilon0 plus pieces of exponentially tilted
+Irwin-Hall densities between them. Up to LAPLACE_CLOSED_FORM_MAX_K the alternating sums of
+the closed form are accurate (checked against mpmath); above it the pieces are built by exact
+recurrences (``tilted_pieces_plain``), tabulated per cell (``LaplaceTables``) and inverted by
+safeguarded Newton steps, then settled on the safe side by ulps. Nothing here is public:
+``exact.ComposedLaplace`` is the interface.
 
 Taught in: 08-add-up-privacy-losses.ipynb
 """
@@ -26,8 +26,10 @@ from dplearn.composition.law import Lattice
 
 @functools.lru_cache(maxsize=32)
 def _closed_form_table(k):
-    """A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m), m = 1..k (rows), j = 0..k, from
-    exact integers."""
+    """A(m, j) = C(k, m) [z^j] (1 - z)^m (1 + z)^(k - m), m = 1..k (rows), j = 0..k.
+
+    Computed from exact integers.
+    """
     table = np.zeros((k, k + 1))
     for m in range(1, k + 1):
         row = [0] * (k + 1)
@@ -64,6 +66,7 @@ class LaplaceClosedForm:
         return np.asarray(t, dtype=float)[..., None] - losses
 
     def exceeds(self, t):
+        """P[L > t] under A(D1), term by term."""
         inside, y, incomplete = self._pieces(t)
         continuous = np.einsum("...jm,mj->...j", incomplete, self.table)
         atoms = np.where(self._atom_gaps(t) < 0, self.binomials, 0.0)
@@ -71,6 +74,7 @@ class LaplaceClosedForm:
         return np.einsum("...j,j->...", terms, np.exp(self.log_scale))
 
     def hockey(self, t):
+        """delta(t) = E[max(0, 1 - e^(t - L))] under A(D1), term by term."""
         inside, y, incomplete = self._pieces(t)
         log_k = _log_exp_gamma_integral(self.orders, y[..., None])
         with np.errstate(under="ignore"):
@@ -161,9 +165,11 @@ def _tilted_pieces_uncached(epsilon0, k):
 
 
 def tilted_pieces_plain(epsilon0, k, keep=()):
-    """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2) in plain floats, without
-    per-piece scales: exact as long as its smallest piece, about (2 + epsilon0)^-k, stays far
-    above the float range's end (k ln(2 + epsilon0) < 600), and several times faster.
+    """``_tilted_pieces`` for the normalised nu / (1 + epsilon0 / 2), in plain floats.
+
+    Without per-piece scales it is exact as long as its smallest piece, about
+    (2 + epsilon0)^-k, stays far above the float range's end (k ln(2 + epsilon0) < 600),
+    and several times faster.
 
     nu is symmetric about 1/2, so nu^(*k) is symmetric about k / 2 (piece k - 1 - n is piece
     n reversed): only the lower half of the pieces is carried through the steps.
@@ -263,8 +269,10 @@ def _tilted_step(epsilon0, coefficients, log_scales):
 
 @functools.lru_cache(maxsize=64)
 def _bernstein_basis(degree, size, cell=0, cells=1):
-    """B_i^degree(s) (columns i = 0..degree) at the Chebyshev points of cell ``cell`` of
-    [0, 1] cut into ``cells`` equal cells (rows)."""
+    """B_i^degree(s) (columns i = 0..degree) at the Chebyshev points of one cell (rows).
+
+    The cell is ``cell`` of [0, 1] cut into ``cells`` equal cells.
+    """
     sigma = (np.cos(np.pi * (np.arange(size) + 0.5) / size) + 1.0) / 2.0
     s = (cell + sigma) / cells
     basis = stats.binom.pmf(np.arange(degree + 1)[None, :], degree, s[:, None])
@@ -273,8 +281,10 @@ def _bernstein_basis(degree, size, cell=0, cells=1):
 
 
 def _chebyshev_coefficients(values):
-    """Chebyshev coefficients (last axis) from values at the Chebyshev points of the first
-    kind, cos(pi (j + 1/2) / M), j = 0..M-1."""
+    """Chebyshev coefficients (last axis) from values at the Chebyshev points of the first kind.
+
+    The points are cos(pi (j + 1/2) / M), j = 0..M-1.
+    """
     size = values.shape[-1]
     coefficients = fft.dct(values, type=2, axis=-1) / size
     coefficients[..., 0] /= 2.0
@@ -283,9 +293,11 @@ def _chebyshev_coefficients(values):
 
 @functools.lru_cache(maxsize=64)
 def _chebyshev_nodes(points):
-    """Chebyshev points of the first kind cos(pi (j + 1/2) / P) and their barycentric
-    weights (-1)^j sin(pi (j + 1/2) / P) (Berrut & Trefethen, "Barycentric Lagrange
-    interpolation", 2004)."""
+    """Chebyshev points of the first kind cos(pi (j + 1/2) / P) and their barycentric weights.
+
+    The weights are (-1)^j sin(pi (j + 1/2) / P) (Berrut & Trefethen, "Barycentric Lagrange
+    interpolation", 2004).
+    """
     angles = np.pi * (np.arange(points) + 0.5) / points
     nodes, weights = np.cos(angles), (-1.0) ** np.arange(points) * np.sin(angles)
     nodes.setflags(write=False)
@@ -294,9 +306,11 @@ def _chebyshev_nodes(points):
 
 
 def _integral_values(values):
-    """Values at the Chebyshev points of int_0^tau f, from f's values there (tau = (u + 1)
-    / 2), and the whole integral int_0^1 f. The degree-P term the integration adds
-    vanishes at the P points and is below round-off when P leaves room (it does here)."""
+    """Values at the Chebyshev points of int_0^tau f, from f's values there, and int_0^1 f.
+
+    tau = (u + 1) / 2. The degree-P term the integration adds vanishes at the P points and
+    is below round-off when P leaves room (it does here).
+    """
     points = values.shape[-1]
     coefficients = _chebyshev_integral(_chebyshev_coefficients(values))
     total = coefficients.sum(axis=-1)  # T_m(1) = 1
@@ -304,9 +318,11 @@ def _integral_values(values):
 
 
 def _chebyshev_integral(coefficients):
-    """Coefficients of int_0^tau, tau = (u + 1) / 2, of a Chebyshev series in u (last
-    axis), one degree more: b_m = (c'_(m-1) - c_(m+1)) / (2 m), c'_0 = 2 c_0, then b_0 so
-    that the integral is 0 at u = -1 (numpy's chebint, without its loop over terms)."""
+    """Coefficients of int_0^tau, tau = (u + 1) / 2, of a Chebyshev series in u (last axis).
+
+    One degree more: b_m = (c'_(m-1) - c_(m+1)) / (2 m), c'_0 = 2 c_0, then b_0 so that the
+    integral is 0 at u = -1 (numpy's chebint, without its loop over terms).
+    """
     shape = coefficients.shape[:-1]
     size = coefficients.shape[-1]
     padded = np.concatenate([coefficients, np.zeros(shape + (2,))], axis=-1)
@@ -320,17 +336,21 @@ def _chebyshev_integral(coefficients):
 
 
 def _chebyshev_values(coefficients):
-    """Values at the Chebyshev points of the first kind of Chebyshev series (last axis,
-    as many points as coefficients), by a type-III DCT."""
+    """Values of Chebyshev series (last axis) at the Chebyshev points of the first kind.
+
+    As many points as coefficients, by a type-III DCT.
+    """
     halved = coefficients.copy()
     halved[..., 1:] /= 2.0
     return fft.dct(halved, type=3, axis=-1)
 
 
 def _barycentric(nodes, weights, tables, rows, u):
-    """The interpolants through ``tables[rows]`` (values at ``nodes``) at u, one row per
-    point, by the second barycentric formula: stable at Chebyshev points, and the same
-    arithmetic for a point alone or in an array."""
+    """The interpolants through ``tables[rows]`` (values at ``nodes``) at u, one row per point.
+
+    By the second barycentric formula: stable at Chebyshev points, and the same arithmetic
+    for a point alone or in an array.
+    """
     u = np.asarray(u, dtype=float)
     difference = u[..., None] - nodes
     difference = np.where(difference == 0.0, 1e-300, difference)  # exactly on a node
@@ -340,9 +360,11 @@ def _barycentric(nodes, weights, tables, rows, u):
 
 
 def _smallest_safe(delta, epsilon, target, top):
-    """The smallest epsilon in [0, top] with delta(epsilon) <= target, from a close guess:
-    ulp steps up, then down, and where a few steps do not settle it, bisection on the
-    floats themselves (their bit patterns are ordered), which ends in 64 steps."""
+    """The smallest epsilon in [0, top] with delta(epsilon) <= target, from a close guess.
+
+    Ulp steps up, then down, and where a few steps do not settle it, bisection on the
+    floats themselves (their bit patterns are ordered), which ends in 64 steps.
+    """
     epsilon = settle_by_ulps(np.asarray(epsilon, dtype=float).copy(), delta, target, 8)
     lower = np.maximum(np.nextafter(epsilon, 0.0), 0.0)
     unsettled = (delta(epsilon) > target) | ((epsilon > 0) & (delta(lower) <= target))
@@ -365,14 +387,14 @@ def _smallest_safe(delta, epsilon, target, top):
 
 
 class LaplaceTables:
-    """P[L > t], delta(t), the density and the quantile of k Laplace releases, from the
-    Bernstein pieces of ``_tilted_pieces``.
+    """P[L > t], delta(t), the density and the quantile of k Laplace releases.
 
-    On each unit piece the law of W is an exact polynomial times e^(-epsilon0 w). Each
-    piece is split into S = ceil(epsilon0) cells, so that the exponential varies by at
-    most a factor e per cell, and on each cell the integrals the methods need are
-    tabulated once at Chebyshev points (degree k + 32 + 3 epsilon0 / S), evaluated by
-    barycentric interpolation: accurate to a few ulps of each cell's mass.
+    They come from the Bernstein pieces of ``_tilted_pieces``. On each unit piece the law
+    of W is an exact polynomial times e^(-epsilon0 w). Each piece is split into
+    S = ceil(epsilon0) cells, so that the exponential varies by at most a factor e per cell,
+    and on each cell the integrals the methods need are tabulated once at Chebyshev points
+    (degree k + 32 + 3 epsilon0 / S), evaluated by barycentric interpolation: accurate to a
+    few ulps of each cell's mass.
     """
 
     def __init__(self, epsilon0, k):
@@ -479,8 +501,11 @@ class LaplaceTables:
         return self.factor[c] * np.maximum(density, 0.0)
 
     def _in_piece_delta(self, c, sigma):
-        """E_c(sigma) = int (1 - e^(-2 e0 (x - w))) dP(w) over cell c up to x: E' = 2 rate
-        (F - E), so E(sigma) = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s) F(s) ds."""
+        """E_c(sigma) = int (1 - e^(-2 e0 (x - w))) dP(w) over cell c up to x.
+
+        E' = 2 rate (F - E), so E(sigma) = 2 rate e^(-2 rate sigma) int_0^sigma e^(2 rate s)
+        F(s) ds.
+        """
         (spread,) = self._evaluate([self.spread_values], c, sigma)
         with np.errstate(under="ignore"):
             decay = np.exp(-2.0 * self.rate * sigma)
@@ -511,6 +536,7 @@ class LaplaceTables:
             sigma = np.clip(np.nan_to_num((target - lower) / (end - lower), nan=1.0), 0.0, 1.0)
 
         def gap(sigma):
+            """delta - target at offset sigma in cell c, and its slope (for Newton steps)."""
             with np.errstate(under="ignore"):
                 z = np.exp(-2.0 * self.rate * sigma)
             value = (1.0 - z) * upper + z * lower + self._in_piece_delta(c, sigma) - target
@@ -543,6 +569,7 @@ class LaplaceTables:
         return c, scaled - c
 
     def position(self, t):
+        """W's position x = (k epsilon0 - t) / (2 epsilon0) of a loss t, clipped to [-1, k + 1]."""
         with np.errstate(over="ignore", invalid="ignore"):
             x = (self.k * self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
         # t = -inf gives x = inf, t = inf gives -inf: both are clipped where used.
@@ -559,8 +586,10 @@ class LaplaceTables:
         return np.where(x > 0, below, 0.0)
 
     def w_above(self, x):
-        """Continuous part of P[W > x] under A(D1), summed from the top (no cancellation
-        with 1)."""
+        """Continuous part of P[W > x] under A(D1), summed from the top.
+
+        Summing from the top leaves no cancellation with 1.
+        """
         c, sigma = self._locate(x)
         inside = c < self.cells
         row = np.minimum(c, self.cells - 1)
@@ -647,8 +676,11 @@ class LaplaceTables:
         return np.where(on_atom, atom, k * e0 - 2.0 * e0 * x)
 
     def quantile_from_bottom(self, alpha):
-        """Smallest t with P[L <= t] >= alpha, from the bottom of the law: the same as
-        ``quantile(1 - alpha)``, but exact for alpha far below the float spacing of 1."""
+        """Smallest t with P[L <= t] >= alpha, from the bottom of the law.
+
+        The same as ``quantile(1 - alpha)``, but exact for alpha far below the float spacing
+        of 1.
+        """
         alpha = np.asarray(alpha, dtype=float)
         k, e0, sub = self.k, self.epsilon0, self.sub
         starts = np.arange(self.cells + 1)
@@ -700,8 +732,10 @@ class LaplaceTables:
 
 
 class SingleLaplaceTables(LaplaceTables):
-    """One Laplace release: the same interface, one cell, its integrals in closed form
-    (F(x) = (1 - e^(-e0 x)) / 2, E(x) = (1 - e^(-e0 x))^2 / 2)."""
+    """One Laplace release: the same interface, with one cell and its integrals in closed form.
+
+    F(x) = (1 - e^(-e0 x)) / 2, E(x) = (1 - e^(-e0 x))^2 / 2.
+    """
 
     def __init__(self, epsilon0):
         self.epsilon0, self.k = epsilon0, 1
@@ -743,5 +777,6 @@ def _laplace_w_moment(epsilon0, n):
 
 
 def laplace_w_variance(epsilon0):
+    """Variance of W for one release (L_1 = epsilon0 - 2 epsilon0 W), never below 0."""
     first = _laplace_w_moment(epsilon0, 1)
     return max(_laplace_w_moment(epsilon0, 2) - first**2, 0.0)

@@ -36,9 +36,10 @@ __all__ = [
 
 
 def basic(epsilon0, delta0, k):
-    """Basic composition: k releases of an (epsilon0, delta0)-DP mechanism are
-    (k epsilon0, k delta0)-DP (Dwork, McSherry, Nissim & Smith, "Calibrating noise to
-    sensitivity in private data analysis", 2006).
+    """Basic composition: k (epsilon0, delta0)-DP releases are (k epsilon0, k delta0)-DP.
+
+    Dwork, McSherry, Nissim & Smith, "Calibrating noise to sensitivity in private data
+    analysis", 2006.
 
     Args:
       epsilon0: epsilon of one release, > 0.
@@ -57,10 +58,11 @@ def basic(epsilon0, delta0, k):
 
 
 def advanced(epsilon0, delta0, k, delta_slack):
-    """Advanced composition (Dwork, Rothblum & Vadhan, "Boosting and differential privacy",
-    2010, Theorem III.3): k releases of an (epsilon0, delta0)-DP mechanism are
-    (epsilon', k delta0 + delta_slack)-DP with
-    epsilon' = epsilon0 sqrt(2 k ln(1 / delta_slack)) + k epsilon0 (e^epsilon0 - 1).
+    """Advanced composition: the (epsilon, delta) of k (epsilon0, delta0)-DP releases.
+
+    Dwork, Rothblum & Vadhan, "Boosting and differential privacy", 2010, Theorem III.3: k
+    releases of an (epsilon0, delta0)-DP mechanism are (epsilon', k delta0 + delta_slack)-DP
+    with epsilon' = epsilon0 sqrt(2 k ln(1 / delta_slack)) + k epsilon0 (e^epsilon0 - 1).
 
     Args:
       epsilon0: epsilon of one release, > 0.
@@ -81,9 +83,9 @@ def advanced(epsilon0, delta0, k, delta_slack):
 
 
 def advanced_delta(epsilon0, k, epsilon):
-    """The smallest slack delta' with which ``advanced`` reaches epsilon (1 where it never
-    does: epsilon <= k epsilon0 (e^epsilon0 - 1)); vectorised over epsilon.
+    """The smallest slack delta' with which ``advanced`` reaches epsilon; vectorised over epsilon.
 
+    It is 1 where ``advanced`` never does: epsilon <= k epsilon0 (e^epsilon0 - 1).
     From epsilon = epsilon0 sqrt(2 k ln(1/delta')) + k epsilon0 (e^epsilon0 - 1):
     delta' = exp(-r^2 / (2 k)) with r = epsilon / epsilon0 - k (e^epsilon0 - 1) > 0.
 
@@ -103,8 +105,9 @@ OPTIMAL_MAX_K = 10**6
 
 
 class _RandomizedResponse:
-    """k randomized-response releases of epsilon0, the worst pure epsilon0-DP mechanism:
-    the loss is L_i = (k - 2 i) epsilon0 with probability m_i = C(k, i) e^(-i e0) /
+    """k randomized-response releases of epsilon0, the worst pure epsilon0-DP mechanism.
+
+    The loss is L_i = (k - 2 i) epsilon0 with probability m_i = C(k, i) e^(-i e0) /
     (1 + e^-e0)^k, i.e. i ~ Binomial(k, 1 / (1 + e^e0)). Everything in log space:
 
     with A_n = sum_(i < n) m_i and T_n = delta(L_n), the positive recurrence
@@ -136,9 +139,11 @@ class _RandomizedResponse:
         )  # ln sum_(i < n) m_i e^(-s (n - 1 - i)), n = 0 .. k+1
 
     def count_above(self, epsilon):
+        """How many of the losses (decreasing) lie above epsilon."""
         return np.searchsorted(self._negated, -np.asarray(epsilon, dtype=float), side="left")
 
     def log_delta(self, epsilon):
+        """ln delta_pure(epsilon) of the k randomized-response releases, in log space."""
         epsilon = np.asarray(epsilon, dtype=float)
         n = self.count_above(epsilon)
         last = self.losses[np.maximum(n - 1, 0)]
@@ -184,12 +189,12 @@ def _optimal_from_log_pure(delta0, k, log_pure):
 
 
 def optimal_delta(epsilon0, delta0, k, epsilon):
-    """Exact delta(epsilon) of the k-fold composition of the worst (epsilon0, delta0)-DP
-    mechanism, the best bound that holds for every such mechanism.
+    """Exact delta(epsilon) of the k-fold composition of the worst (epsilon0, delta0)-DP mechanism.
 
-    Kairouz, Oh & Viswanath, "The composition theorem for differential privacy", 2015
-    (Theorem 3.3), for every epsilon in Murtagh & Vadhan, "The complexity of computing the
-    optimal composition of differential privacy", 2016 (Theorem 1.5):
+    It is the best bound that holds for every such mechanism. Kairouz, Oh & Viswanath, "The
+    composition theorem for differential privacy", 2015 (Theorem 3.3), for every epsilon in
+    Murtagh & Vadhan, "The complexity of computing the optimal composition of differential
+    privacy", 2016 (Theorem 1.5):
     delta = 1 - (1 - delta0)^k (1 - delta_pure(epsilon)), where
     delta_pure(epsilon) = sum_i C(k, i) max(0, e^((k - i) e0) - e^(epsilon + i e0)) / (1 + e^e0)^k,
     the delta of k randomized-response releases. The binomial sums are taken in log space
@@ -211,9 +216,9 @@ def optimal_delta(epsilon0, delta0, k, epsilon):
 
 
 def optimal_epsilon(epsilon0, delta0, k, delta):
-    """Smallest epsilon >= 0 with ``optimal_delta(epsilon0, delta0, k, epsilon) <= delta``
-    (inf where none is: delta below 1 - (1 - delta0)^k); vectorised over delta.
+    """Smallest epsilon >= 0 with ``optimal_delta(epsilon0, delta0, k, epsilon) <= delta``.
 
+    It is inf where none is: delta below 1 - (1 - delta0)^k. Vectorised over delta.
     Solved exactly: between two consecutive losses (k - 2 i) epsilon0 the pure delta is
     (1 - z) A + z T with z = e^(epsilon - loss), solved for z in log space.
 
@@ -233,6 +238,7 @@ def optimal_epsilon(epsilon0, delta0, k, delta):
 
     # Never too small: step up while the delta as optimal_delta computes it is above.
     def too_small(value):
+        """True where value's delta, as ``optimal_delta`` computes it, is above the target."""
         finite = np.isfinite(value)
         pure = mechanism.log_delta(np.where(finite, value, 0.0))
         return finite & (np.clip(_optimal_from_log_pure(delta0, k, pure), 0.0, 1.0) > delta)
@@ -241,8 +247,10 @@ def optimal_epsilon(epsilon0, delta0, k, delta):
 
 
 def first_advanced_win(epsilon0, delta):
-    """Smallest k at which advanced composition (all the slack delta) gives a smaller
-    epsilon than basic composition, k epsilon0; None if it never does (e^epsilon0 >= 2).
+    """Smallest k at which advanced composition gives a smaller epsilon than basic composition.
+
+    Advanced composition spends all the slack delta; basic composition gives k epsilon0.
+    None if advanced never wins (e^epsilon0 >= 2).
 
     Advanced minus basic is sqrt(k) epsilon0 (sqrt(2 ln(1/delta)) - sqrt(k) (2 - e^epsilon0)):
     for e^epsilon0 >= 2 it is positive for every k; otherwise advanced wins exactly for
@@ -260,6 +268,7 @@ def first_advanced_win(epsilon0, delta):
     delta = check.probability_open("delta", delta, scalar=True)
 
     def wins(releases):
+        """True where advanced composition beats basic composition at these releases."""
         advanced_epsilon, _ = advanced(epsilon0, 0.0, releases, delta)
         basic_epsilon, _ = basic(epsilon0, 0.0, releases)
         return advanced_epsilon < basic_epsilon

@@ -205,10 +205,12 @@ class ComposedGaussian(ComposedPair):
         return self.loss_mean - spread, self.loss_mean + spread
 
     def delta(self, epsilon):
-        """Tight delta at epsilon: the closed form of the Gaussian pair with sigma / sqrt(k),
+        """Tight delta at epsilon, in the closed form of the Gaussian pair with sigma / sqrt(k).
+
         Phi(r/2 - epsilon/r) - e^epsilon Phi(-r/2 - epsilon/r), r = sqrt(k) sensitivity / sigma
         (Balle & Wang, "Improving the Gaussian mechanism for differential privacy", 2018),
-        as ``privacy_loss`` evaluates it for every epsilon and sigma."""
+        as ``privacy_loss`` evaluates it for every epsilon and sigma.
+        """
         return self.equivalent.delta(epsilon)
 
     def log_delta(self, epsilon):
@@ -216,9 +218,11 @@ class ComposedGaussian(ComposedPair):
         return self.equivalent.log_delta(epsilon)
 
     def epsilon_for_delta(self, delta):
-        """Smallest epsilon >= 0 whose delta is <= delta: the equivalent pair's root, then
-        stepped by ulps to the smallest epsilon whose delta, as ``delta`` computes it, is
-        not above the target."""
+        """Smallest epsilon >= 0 whose delta is <= delta.
+
+        The equivalent pair's root, then stepped by ulps to the smallest epsilon whose delta,
+        as ``delta`` computes it, is not above the target.
+        """
         epsilon = np.atleast_1d(np.asarray(self.equivalent.epsilon_for_delta(delta), float))
         target = np.atleast_1d(check.probability_open("delta", delta))
         epsilon = settle_by_ulps(epsilon, self.delta, target, 64)
@@ -242,12 +246,14 @@ class ComposedGaussian(ComposedPair):
         return check.scalar_or_array(self.continuous_cdf(x))
 
     def exceeds(self, x):
+        """P[L > x] under A(D1) = Phi((k mu - x) / sqrt(2 k mu))."""
         with np.errstate(over="ignore", invalid="ignore"):  # tiny ratio: +-inf, Phi is 0 or 1
             return special.ndtr((self.loss_mean - x) / self._ratio)
 
     continuous_exceeds = exceeds
 
     def continuous_cdf(self, x):
+        """P[L <= x] under A(D1): all of L is continuous."""
         with np.errstate(over="ignore", invalid="ignore"):
             return special.ndtr((x - self.loss_mean) / self._ratio)
 
@@ -255,18 +261,22 @@ class ComposedGaussian(ComposedPair):
 
     @property
     def continuous_median(self):
+        """The mean of L, where the normal law is split for ``cell_masses``."""
         return self.loss_mean
 
     def continuous_range(self, tail_mass):
+        """The mean of L plus and minus the spread that leaves tail_mass at each end."""
         spread = -special.ndtri(tail_mass) * self._ratio
         return self.loss_mean - spread, self.loss_mean + spread
 
     def exceeds_d2(self, x):
+        """P[L > x] under A(D2), where L ~ N(-k mu, 2 k mu)."""
         # Under A(D2) the loss is N(-k mu, 2 k mu).
         with np.errstate(over="ignore", invalid="ignore"):
             return special.ndtr((-self.loss_mean - x) / self._ratio)
 
     def hockey(self, x):
+        """delta(x), for every real x (negative x too)."""
         x = np.asarray(x, dtype=float)
         result = np.empty(x.shape)
         positive = x >= 0
@@ -369,33 +379,43 @@ class ComposedLaplace(ComposedPair):
         return -self.max_loss, self.max_loss
 
     def exceeds(self, t):
+        """P[L > t] under A(D1), from the tables."""
         return self._tables.exceeds(t)
 
     def exceeds_d2(self, t):
+        """P[L > t] under A(D2), from the tables."""
         return self._tables.exceeds_d2(t)
 
     def hockey(self, t):
+        """delta(t), for every real t, from the tables."""
         return self._tables.hockey(t)
 
     def quantile_from_top(self, p):
+        """Smallest q with P[L > q] <= p, from the tables."""
         return self._tables.quantile(p)
 
     def continuous_exceeds(self, x):
+        """P[L > x, L not an atom]: the continuous part of W below x's position."""
         return self._tables.w_below(self._tables.position(x))
 
     def continuous_cdf(self, x):
+        """P[L <= x, L not an atom]: the continuous part of W above x's position."""
         return self._tables.w_above(self._tables.position(x))
 
     def loss_cdf(self, x):
-        """P[L <= x] under A(D1), for any real x (summed from the bottom: exact in the
-        lower tail too)."""
+        """P[L <= x] under A(D1), for any real x.
+
+        Summed from the bottom: exact in the lower tail too.
+        """
         x = checked_real("x", x)
         return check.scalar_or_array(self._clean(self._tables.at_most(x)))
 
     def at_most(self, x):
+        """P[L <= x] under A(D1), summed from the bottom by the tables."""
         return self._tables.at_most(x)
 
     def quantile_from_bottom(self, alpha):
+        """Smallest t with P[L <= t] >= alpha, exact for tiny alpha."""
         return self._tables.quantile_from_bottom(alpha)
 
     def loss_density(self, x):
@@ -435,8 +455,11 @@ class ComposedLaplace(ComposedPair):
 
 
 class _LatticeComposition(ComposedPair):
-    """A composition whose loss lives on a lattice, ``self._lattice`` (a ``Lattice`` set
-    by the subclass): delta, P[L > x] and the quantiles are sums over its atoms."""
+    """A composition whose loss lives on a lattice, ``self._lattice``.
+
+    The ``Lattice`` is set by the subclass: delta, P[L > x] and the quantiles are sums over
+    its atoms.
+    """
 
     @property
     def loss_atoms(self):
@@ -451,6 +474,7 @@ class _LatticeComposition(ComposedPair):
 
     @property
     def loss_std(self):
+        """Standard deviation of L under A(D1), over the lattice's atoms."""
         values, masses = self.loss_atoms
         spread = np.einsum("i,i->", (values - self.loss_mean) ** 2, masses)
         return float(np.sqrt(max(spread, 0.0)))
@@ -460,6 +484,7 @@ class _LatticeComposition(ComposedPair):
         return -self.max_loss, self.max_loss
 
     def continuous_range(self, tail_mass):
+        """(NaN, NaN): no continuous part."""
         return np.nan, np.nan
 
     def loss_density(self, x):
@@ -467,18 +492,23 @@ class _LatticeComposition(ComposedPair):
         return check.scalar_or_array(np.zeros(np.shape(checked_real("x", x))))
 
     def exceeds(self, x):
+        """P[L > x] under A(D1), summed over the lattice."""
         return self._lattice.exceeds(x)
 
     def exceeds_d2(self, x):
+        """P[L > x] under A(D2), summed over the lattice."""
         return self._lattice.exceeds_d2(x)
 
     def hockey(self, x):
+        """delta(x), in the lattice's closed form."""
         return self._lattice.hockey(x)
 
     def at_most(self, x):
+        """P[L <= x] under A(D1), summed from the lowest loss up."""
         return self._lattice.at_most(x)
 
     def quantile_from_bottom(self, alpha):
+        """Smallest t with P[L <= t] >= alpha, from the lowest loss up."""
         return self._lattice.quantile_from_bottom(alpha)
 
     def loss_cdf(self, x):
@@ -490,6 +520,7 @@ class _LatticeComposition(ComposedPair):
         return float(self._lattice.epsilon_for_delta(delta))
 
     def quantile_from_top(self, p):
+        """Smallest q with P[L > q] <= p: a lattice loss."""
         lattice = self._lattice
         # Smallest q with P[L > q] <= p: the lattice loss where the cumulative mass first
         # reaches p from the top.
@@ -618,6 +649,7 @@ class ComposedSelection(ComposedPair):
         return float(self._values[-1]), float(self._values[0])
 
     def continuous_range(self, tail_mass):
+        """(NaN, NaN): no continuous part."""
         return np.nan, np.nan
 
     def loss_density(self, x):
@@ -625,18 +657,22 @@ class ComposedSelection(ComposedPair):
         return check.scalar_or_array(np.zeros(np.shape(checked_real("x", x))))
 
     def exceeds(self, x):
+        """P[L > x] under A(D1), summed over the atoms."""
         x = np.asarray(x, dtype=float)
         return ((self._values > x[..., None]) * np.exp(self._log_masses)).sum(axis=-1)
 
     def exceeds_d2(self, x):
+        """P[L > x] under A(D2), summed over the atoms."""
         x = np.asarray(x, dtype=float)
         return ((self._values > x[..., None]) * np.exp(self._log_masses_d2)).sum(axis=-1)
 
     def hockey(self, x):
+        """delta(x), summed over the atoms in log space."""
         with np.errstate(under="ignore"):
             return np.exp(atoms_hockey(self._values, self._log_masses, x))
 
     def quantile_from_top(self, p):
+        """Smallest q with P[L > q] <= p: one of the loss values."""
         masses = np.exp(self._log_masses)
         above = np.concatenate([[0.0], np.cumsum(masses)[:-1]])
         index = np.searchsorted(above, np.asarray(p, dtype=float), side="right") - 1
@@ -711,9 +747,10 @@ def compose(pair, k):
 
 
 def laplace_epsilon_for_delta(epsilon0, k, delta):
-    """Exact epsilon at delta of k Laplace releases of epsilon0 (sensitivity / scale),
-    for an array of k: one convolution pass serves every k (each k's law is a step of
-    the next one's), then ``ComposedLaplace.epsilon_for_delta`` for each.
+    """Exact epsilon at delta of k Laplace releases of epsilon0, for an array of k.
+
+    epsilon0 is sensitivity / scale. One convolution pass serves every k (each k's law is a
+    step of the next one's), then ``ComposedLaplace.epsilon_for_delta`` for each.
 
     Args:
       epsilon0: epsilon of one release, > 0 (the pair ``laplace(1 / epsilon0)``).

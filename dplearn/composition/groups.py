@@ -48,8 +48,10 @@ def _checked_group(epsilon, delta, group_size):
 
 
 def _log_chain_factor(epsilon, group_size):
-    """ln sum_(j < g) e^(j epsilon) = ln((e^(g epsilon) - 1) / (e^epsilon - 1)) for large
-    g epsilon, where e^(g epsilon) overflows."""
+    """ln sum_(j < g) e^(j epsilon), for g epsilon so large that e^(g epsilon) overflows.
+
+    The sum is ln((e^(g epsilon) - 1) / (e^epsilon - 1)).
+    """
     return (
         (group_size - 1) * epsilon
         + math.log(-math.expm1(-group_size * epsilon))

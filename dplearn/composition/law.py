@@ -53,15 +53,19 @@ class LossLaw:
     tails_cut = True
 
     def exceeds(self, x):
+        """P[L > x] under A(D1)."""
         raise NotImplementedError
 
     def exceeds_d2(self, x):
+        """P[L > x] under A(D2)."""
         raise NotImplementedError
 
     def hockey(self, x):
+        """E[max(0, 1 - e^(x - L))] under A(D1): delta extended to negative x."""
         raise NotImplementedError
 
     def quantile_from_top(self, p):
+        """Smallest q with P[L > q] <= p (atoms give flat steps)."""
         raise NotImplementedError
 
     def at_most(self, x):
@@ -73,8 +77,10 @@ class LossLaw:
         return self.quantile_from_top(1.0 - np.asarray(alpha, dtype=float))
 
     def continuous_range(self, tail_mass):
-        """Where the continuous part lives, up to tail_mass at each end (NaN, NaN if
-        there is none)."""
+        """Where the continuous part lives, up to tail_mass at each end.
+
+        (NaN, NaN) if there is none.
+        """
         return -self.max_loss, self.max_loss
 
     def atoms_exceeding(self, x):
@@ -103,12 +109,13 @@ class LossLaw:
 
 
 class Lattice:
-    """A loss on the grid L_i = top - step * i (i = 0 .. N - 1) with masses p_i under A(D1),
-    plus an atom at +inf: delta, P[L > x] and the inverse of delta in closed form.
+    """A loss on the grid L_i = top - step * i (i = 0 .. N - 1), plus an atom at +inf.
 
-    Between grid points delta(x) = (1 - z) S_n + z T_(n-1), z = e^(x - L_(n-1)), where n
-    losses exceed x, S_n = p_0 + ... + p_(n-1) and T_n = delta(L_n) obeys the positive
-    recurrence T_n = e^-step T_(n-1) + (1 - e^-step) S_n: no difference of large numbers.
+    The masses p_i are those under A(D1); delta, P[L > x] and the inverse of delta are in
+    closed form. Between grid points delta(x) = (1 - z) S_n + z T_(n-1), z = e^(x - L_(n-1)),
+    where n losses exceed x, S_n = p_0 + ... + p_(n-1) and T_n = delta(L_n) obeys the
+    positive recurrence T_n = e^-step T_(n-1) + (1 - e^-step) S_n: no difference of large
+    numbers.
     """
 
     def __init__(self, top_index, unit, masses, infinity_mass=0.0, stride=1):

@@ -29,9 +29,11 @@ __all__ = [
 
 
 def gaussian_tradeoff(mu, alpha):
-    """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu): the type II error of the best test at
-    type I error alpha between N(0, 1) and N(mu, 1) (Dong, Roth & Su, "Gaussian
-    differential privacy", 2019, Definition 2.7); vectorised over alpha.
+    """G_mu(alpha) = Phi(Phi^-1(1 - alpha) - mu): the trade-off curve of mu-GDP.
+
+    It is the type II error of the best test at type I error alpha between N(0, 1) and
+    N(mu, 1) (Dong, Roth & Su, "Gaussian differential privacy", 2019, Definition 2.7);
+    vectorised over alpha.
 
     Args:
       mu: mu >= 0 (mu = sensitivity / sigma for one Gaussian release; inf: a perfect test).
@@ -52,9 +54,11 @@ def gaussian_tradeoff(mu, alpha):
 
 
 def tradeoff(pair, alpha):
-    """The trade-off curve beta(alpha) of the pair: the smallest type II error of a test
-    of A(D1) against A(D2) whose type I error is at most alpha (Neyman-Pearson: reject
-    A(D1) on the outputs of lowest privacy loss, randomising on an atom), vectorised.
+    """The trade-off curve beta(alpha) of the pair, vectorised.
+
+    beta(alpha) is the smallest type II error of a test of A(D1) against A(D2) whose type I
+    error is at most alpha (Neyman-Pearson: reject A(D1) on the outputs of lowest privacy
+    loss, randomising on an atom).
 
     With t the loss at probability position 1 - alpha,
     beta = P_D2[L > t] + e^-t (1 - alpha - P_D1[L > t]). Exact for the pairs ``compose``
@@ -91,8 +95,9 @@ def tradeoff(pair, alpha):
 
 
 def gaussian_dp_mu(pair):
-    """The mu with which a Gaussian pair (one release or k) is exactly mu-GDP:
-    sensitivity / sigma, times sqrt(k) for k releases (Dong, Roth & Su 2019).
+    """The mu with which a Gaussian pair (one release or k) is exactly mu-GDP.
+
+    It is sensitivity / sigma, times sqrt(k) for k releases (Dong, Roth & Su 2019).
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
@@ -122,8 +127,9 @@ def clt_mu(pair, k):
 
 
 def clt_gap(pair, k, alpha):
-    """G_mu(alpha) - exact beta(alpha) for k releases, with mu = ``clt_mu(pair, k)``:
-    negative where the CLT curve lies below the exact trade-off curve; vectorised.
+    """G_mu(alpha) - exact beta(alpha) for k releases, with mu = ``clt_mu(pair, k)``; vectorised.
+
+    It is negative where the CLT curve lies below the exact trade-off curve.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """

@@ -295,8 +295,9 @@ def _small_ratio(upper, r, small, result, relative):
 
 
 def gaussian(sigma, sensitivity=1.0, *, center=0.0):
-    """Neighbouring outputs of the Gaussian mechanism (exact for sensitivity / sigma in
-    [2.2e-308, 1e154]; see ``GaussianNoise``).
+    """Neighbouring outputs of the Gaussian mechanism.
+
+    Exact for sensitivity / sigma in [2.2e-308, 1e154]; see ``GaussianNoise``.
 
     Args:
       sigma: standard deviation of the noise, > 0.

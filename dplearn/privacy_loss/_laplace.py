@@ -308,8 +308,9 @@ class ThresholdedLaplace(PrivacyLossPair):
 
 
 def laplace(scale, sensitivity=1.0, *, center=0.0):
-    """Neighbouring outputs of the Laplace mechanism (exact for every finite ratio
-    sensitivity / scale; see ``LaplaceNoise``).
+    """Neighbouring outputs of the Laplace mechanism.
+
+    Exact for every finite ratio sensitivity / scale; see ``LaplaceNoise``.
 
     Args:
       scale: Laplace scale b, > 0 (epsilon = sensitivity / b).
@@ -320,8 +321,9 @@ def laplace(scale, sensitivity=1.0, *, center=0.0):
 
 
 def discrete_laplace(scale, sensitivity=1, *, center=0):
-    """Neighbouring outputs of the geometric mechanism, P(k) proportional to exp(-|k|/scale)
-    (exact for every finite ratio sensitivity / scale).
+    """Neighbouring outputs of the geometric mechanism, P(k) proportional to exp(-|k|/scale).
+
+    Exact for every finite ratio sensitivity / scale.
 
     Args:
       scale: scale of the noise, > 0 (its rate, as some libraries take it, is 1/scale).
@@ -332,8 +334,9 @@ def discrete_laplace(scale, sensitivity=1, *, center=0):
 
 
 def thresholded_laplace(scale, threshold, count=1):
-    """A category count with Laplace noise, dropped when below ``threshold`` (exact for
-    every scale > 0, finite threshold and count > 0).
+    """A category count with Laplace noise, dropped when below ``threshold``.
+
+    Exact for every scale > 0, finite threshold and count > 0.
 
     Args:
       scale: Laplace scale, > 0.

@@ -80,6 +80,7 @@ class PrivacyLossPair:
             upper *= 2.0
 
         def gap(epsilon):
+            """ln delta(epsilon) - ln delta, the root of which is the wanted epsilon."""
             # In log space, so that a target of 1e-12 is found as precisely as 0.1;
             # clipped so that an exact zero delta is a finite, negative gap.
             return max(self.log_delta(epsilon), -1e300) - np.log(delta)
@@ -158,6 +159,7 @@ def _two_product_error(x, y):
     """The rounding error of x * y (Dekker 1971): x * y == fl(x * y) + error, exactly."""
 
     def split(value):
+        """Dekker's split of value into a high half and the rest."""
         scaled = _SPLIT * value
         high = scaled - (scaled - value)
         return high, value - high

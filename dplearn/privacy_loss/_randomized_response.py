@@ -18,9 +18,9 @@ from dplearn.privacy_loss._pair import (
 
 @dataclass(frozen=True)
 class RandomizedResponse(PrivacyLossPair):
-    """Randomised response: each person reports their true yes/no answer with
-    probability ``truth_probability`` = t and the other answer otherwise.
+    """Randomised response: each person reports their true yes/no answer with probability t.
 
+    t is ``truth_probability``; with probability 1 - t the person reports the other answer.
     Outputs are reports, 1 (yes) or 0 (no). D1 is the data set where the person's true
     answer is yes, D2 the one where it is no, so P[A(D1) = 1] = t and P[A(D2) = 1] = 1 - t.
     The privacy loss takes two values: L(yes) = epsilon = ln(t / (1 - t)), with
