@@ -66,7 +66,7 @@ def main():
 
     rng = np.random.default_rng(0)
     size = 1_000_000
-    sampler = best_of(lambda: mechanisms.sample_laplace_inverse_cdf(size, rng=rng))
+    sampler = best_of(lambda: mechanisms.sample_laplace_inverse_cdf(rng=rng, size=size))
     numpy_laplace = best_of(lambda: rng.laplace(0.0, 1.0, size))
     print(
         f"10^6 Laplace samples: inverse CDF {sampler * 1e3:.1f} ms, "

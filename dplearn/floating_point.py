@@ -312,7 +312,7 @@ def _bernoulli(probability, rng):
     return _uniform_below(probability.denominator, rng) < probability.numerator
 
 
-def bernoulli_exp_minus(gamma, rng):
+def bernoulli_exp_minus(gamma, *, rng):
     """True with probability exp(-gamma), for a rational gamma >= 0, exactly.
 
     For gamma in [0, 1]: draw A_k ~ Bernoulli(gamma / k) for k = 1, 2, ... until the first
@@ -326,7 +326,7 @@ def bernoulli_exp_minus(gamma, rng):
         raise ValueError(f"gamma must be >= 0, got {gamma!r}")
     rng = check.generator(rng)
     while gamma > 1:
-        if not bernoulli_exp_minus(1, rng):
+        if not bernoulli_exp_minus(1, rng=rng):
             return False
         gamma -= 1
     trials = 1
@@ -361,10 +361,10 @@ def _one_discrete_laplace(scale, rng):
     numerator, denominator = scale.numerator, scale.denominator
     while True:
         offset = _uniform_below(numerator, rng)
-        if not bernoulli_exp_minus(Fraction(offset, numerator), rng):
+        if not bernoulli_exp_minus(Fraction(offset, numerator), rng=rng):
             continue
         whole = 0
-        while bernoulli_exp_minus(1, rng):
+        while bernoulli_exp_minus(1, rng=rng):
             whole += 1
         # (offset + numerator * whole) is geometric with ratio exp(-1/numerator).
         magnitude = (offset + numerator * whole) // denominator
@@ -374,7 +374,7 @@ def _one_discrete_laplace(scale, rng):
         return -magnitude if negative else magnitude
 
 
-def sample_discrete_laplace(scale, size, *, rng):
+def sample_discrete_laplace(scale, *, rng, size=None):
     """Exact discrete Laplace noise: P(k) proportional to exp(-|k| / scale), k integer.
 
     Integer and rational arithmetic only (Canonne, Kamath & Steinke 2020, Algorithm 2).
@@ -382,18 +382,19 @@ def sample_discrete_laplace(scale, size, *, rng):
     Args:
       scale: a rational in (0, MAX_SCALE] (int, Fraction, float or a decimal string such
         as "2.5").
-      size: number of samples.
       rng: a numpy.random.Generator (source of uniform integers).
+      size: number of samples; None for one sample, returned as an int.
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
     scale = _scale_fraction("scale", scale)
-    size = check.positive_integer("size", size)
+    count = 1 if size is None else check.positive_integer("size", size)
     rng = check.generator(rng)
-    return np.array([_one_discrete_laplace(scale, rng) for _ in range(size)], dtype=np.int64)
+    samples = np.array([_one_discrete_laplace(scale, rng) for _ in range(count)], dtype=np.int64)
+    return int(samples[0]) if size is None else samples
 
 
-def sample_discrete_gaussian(sigma_squared, size, *, rng):
+def sample_discrete_gaussian(sigma_squared, *, rng, size=None):
     """Exact discrete Gaussian noise: P(k) proportional to exp(-k**2 / (2 sigma**2)).
 
     Rejection from discrete Laplace noise of scale floor(sigma) + 1, with integer and
@@ -402,25 +403,25 @@ def sample_discrete_gaussian(sigma_squared, size, *, rng):
     Args:
       sigma_squared: the variance parameter, a rational in (0, MAX_SCALE**2] (int,
         Fraction, float or string).
-      size: number of samples.
       rng: a numpy.random.Generator (source of uniform integers).
+      size: number of samples; None for one sample, returned as an int.
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
     variance = _scale_fraction("sigma_squared", sigma_squared, MAX_SCALE**2)
-    size = check.positive_integer("size", size)
+    count = 1 if size is None else check.positive_integer("size", size)
     rng = check.generator(rng)
     # floor(sqrt(n / d)) = isqrt(n * d) // d, computed without rounding.
     laplace_scale = Fraction(
         math.isqrt(variance.numerator * variance.denominator) // variance.denominator + 1
     )
     samples = []
-    while len(samples) < size:
+    while len(samples) < count:
         candidate = _one_discrete_laplace(laplace_scale, rng)
         gamma = (abs(candidate) - variance / laplace_scale) ** 2 / (2 * variance)
-        if bernoulli_exp_minus(gamma, rng):
+        if bernoulli_exp_minus(gamma, rng=rng):
             samples.append(candidate)
-    return np.array(samples, dtype=np.int64)
+    return int(samples[0]) if size is None else np.array(samples, dtype=np.int64)
 
 
 def discrete_laplace_pmf(values, scale):

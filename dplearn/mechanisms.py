@@ -72,7 +72,7 @@ def _check_size(size):
         ) from None
 
 
-def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
+def sample_laplace_inverse_cdf(scale=1.0, loc=0.0, *, rng, size=None):
     """Laplace samples by the inverse CDF: X = loc - scale * sgn(U) * ln(1 - 2|U|).
 
     U must be uniform on the open interval (-1/2, 1/2): at either end ln 0 appears.
@@ -81,14 +81,14 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     docstring). Any scale with |loc| + 40 scale below 1.8e308 (others raise a ValueError).
 
     Args:
-      size: number (or shape) of samples.
       scale: Laplace scale b, > 0.
       loc: centre of the distribution, finite.
       rng: a numpy.random.Generator.
+      size: number (or shape) of samples; None for one sample, returned as a float.
 
     Taught in: 07-add-noise-in-practice.ipynb
     """
-    shape = _check_size(size)
+    shape = () if size is None else _check_size(size)
     scale = check.positive("scale", scale, scalar=True)
     loc = check.finite("loc", loc, scalar=True)
     _check_room(loc, scale, f"scale={scale!r} and loc={loc!r}")
@@ -103,7 +103,7 @@ def sample_laplace_inverse_cdf(size, scale=1.0, loc=0.0, *, rng):
     np.copysign(samples, uniform, out=samples)
     samples *= scale
     samples += loc
-    return samples
+    return float(samples) if size is None else samples
 
 
 def laplace_mechanism(value, epsilon, sensitivity=1.0, *, rng):

@@ -38,7 +38,7 @@ import numpy as np
 from scipy import integrate, special
 
 from dplearn import _validation as check
-from dplearn.privacy_loss._selection import SelectionPair
+from dplearn.privacy_loss import SelectionPair
 
 __all__ = [
     "NOISES",

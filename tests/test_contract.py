@@ -515,7 +515,7 @@ def test_mechanisms_return_noisy_finite_answers(value, epsilon, sensitivity, whi
         )
     else:
         result, error = call(
-            mechanisms.sample_laplace_inverse_cdf, 3, epsilon, value, rng=rng, names=names
+            mechanisms.sample_laplace_inverse_cdf, epsilon, value, rng=rng, size=3, names=names
         )
     if error is None:
         assert np.all(np.isfinite(result))
@@ -654,7 +654,7 @@ def test_textbook_sampler_at_any_parameters(value, scale, draws):
 @CONTRACT
 def test_bernoulli_exp_minus_at_any_gamma(gamma):
     result, error = call(
-        floating_point.bernoulli_exp_minus, gamma, np.random.default_rng(0), names=("gamma",)
+        floating_point.bernoulli_exp_minus, gamma, rng=np.random.default_rng(0), names=("gamma",)
     )
     assert error is not None or isinstance(result, bool)
 
@@ -671,11 +671,15 @@ def test_exact_samplers_at_any_scale(scale, which):
     rng = np.random.default_rng(0)
     if which == "laplace":
         samples, error = call(
-            floating_point.sample_discrete_laplace, scale, 5, rng=rng, names=("scale",)
+            floating_point.sample_discrete_laplace, scale, rng=rng, size=5, names=("scale",)
         )
     else:
         samples, error = call(
-            floating_point.sample_discrete_gaussian, scale, 5, rng=rng, names=("sigma_squared",)
+            floating_point.sample_discrete_gaussian,
+            scale,
+            rng=rng,
+            size=5,
+            names=("sigma_squared",),
         )
     if error is None:
         assert samples.dtype == np.int64 and samples.shape == (5,)

@@ -116,7 +116,7 @@ def test_rounding_the_answer_removes_most_of_the_leak():
 def test_bernoulli_exp_minus(gamma):
     rng = np.random.default_rng(21)
     trials = 20000
-    hits = sum(fp.bernoulli_exp_minus(gamma, rng) for _ in range(trials))
+    hits = sum(fp.bernoulli_exp_minus(gamma, rng=rng) for _ in range(trials))
     p = float(mpmath.exp(-mpmath.mpf(gamma.numerator) / gamma.denominator))
     error = np.sqrt(p * (1 - p) / trials)
     assert abs(hits / trials - p) <= 4 * error + 1e-12
@@ -140,7 +140,7 @@ def exact_discrete_gaussian_pmf(sigma_squared):
 
 @pytest.mark.parametrize("sigma_squared", [Fraction(4), Fraction(1, 2), Fraction(25, 3)])
 def test_discrete_gaussian_matches_its_pmf(sigma_squared):
-    samples = fp.sample_discrete_gaussian(sigma_squared, 12000, rng=np.random.default_rng(8))
+    samples = fp.sample_discrete_gaussian(sigma_squared, rng=np.random.default_rng(8), size=12000)
     exact = exact_discrete_gaussian_pmf(sigma_squared)
     reach = int(3 * np.sqrt(float(sigma_squared))) + 1
     assert chi_square_p_value(samples, exact, reach) > 1e-3
@@ -155,14 +155,14 @@ def test_discrete_gaussian_matches_its_pmf(sigma_squared):
 
 
 def test_chi_square_check_can_fail():
-    samples = fp.sample_discrete_gaussian(4, 12000, rng=np.random.default_rng(8))
+    samples = fp.sample_discrete_gaussian(4, rng=np.random.default_rng(8), size=12000)
     wrong = exact_discrete_gaussian_pmf(Fraction(9, 2))
     assert chi_square_p_value(samples, wrong, 7) < 1e-6
 
 
 @pytest.mark.parametrize("scale", [1, Fraction(5, 2), "0.7"])
 def test_discrete_laplace_matches_its_pmf(scale):
-    samples = fp.sample_discrete_laplace(scale, 12000, rng=np.random.default_rng(4))
+    samples = fp.sample_discrete_laplace(scale, rng=np.random.default_rng(4), size=12000)
     b = float(Fraction(scale))
     ratio = np.exp(-1.0 / b)
 
@@ -191,10 +191,13 @@ def test_uniform_below_large_bounds():
         (lambda: fp.textbook_laplace(0.0, -1.0, [1]), "scale"),
         (lambda: fp.textbook_laplace(0.0, 1.0, [-1]), "draws"),
         (lambda: fp.textbook_laplace(0.0, 1.0, [0.5]), "draws"),
-        (lambda: fp.sample_discrete_gaussian(0, 3, rng=np.random.default_rng()), "sigma_squared"),
-        (lambda: fp.sample_discrete_laplace(1, 0, rng=np.random.default_rng()), "size"),
-        (lambda: fp.sample_discrete_laplace(1, 3, rng=1), "rng"),
-        (lambda: fp.bernoulli_exp_minus(-1, np.random.default_rng()), "gamma"),
+        (
+            lambda: fp.sample_discrete_gaussian(0, rng=np.random.default_rng(), size=3),
+            "sigma_squared",
+        ),
+        (lambda: fp.sample_discrete_laplace(1, rng=np.random.default_rng(), size=0), "size"),
+        (lambda: fp.sample_discrete_laplace(1, rng=1, size=3), "rng"),
+        (lambda: fp.bernoulli_exp_minus(-1, rng=np.random.default_rng()), "gamma"),
         (lambda: fp.post_noisy_digit(0.1, epsilon=0), "epsilon"),
     ],
 )
@@ -206,11 +209,11 @@ def test_bad_input_names_the_parameter(call, name):
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda rng: fp.bernoulli_exp_minus(True, rng), "gamma"),
-        (lambda rng: fp.bernoulli_exp_minus(float("nan"), rng), "gamma"),
-        (lambda rng: fp.bernoulli_exp_minus("x", rng), "gamma"),
-        (lambda rng: fp.sample_discrete_laplace(2**51, 3, rng=rng), "scale"),
-        (lambda rng: fp.sample_discrete_gaussian(float("inf"), 3, rng=rng), "sigma_squared"),
+        (lambda rng: fp.bernoulli_exp_minus(True, rng=rng), "gamma"),
+        (lambda rng: fp.bernoulli_exp_minus(float("nan"), rng=rng), "gamma"),
+        (lambda rng: fp.bernoulli_exp_minus("x", rng=rng), "gamma"),
+        (lambda rng: fp.sample_discrete_laplace(2**51, rng=rng, size=3), "scale"),
+        (lambda rng: fp.sample_discrete_gaussian(float("inf"), rng=rng, size=3), "sigma_squared"),
         (lambda rng: fp.textbook_laplace(0.0, 1e308, [3]), "scale"),
         (lambda rng: fp.leak_window(1.0, 0, 10**9), "count"),
         (lambda rng: fp.first_draw_at_least(0.0, 1.0, [float("nan")]), "outputs"),

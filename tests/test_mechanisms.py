@@ -27,7 +27,7 @@ EDGE_UNIFORMS = [0.0, 2.0**-53, 0.5 - 2.0**-53, 0.5, 1.0 - 2.0**-53]
 
 def test_inverse_cdf_sampler_is_finite_at_every_edge():
     """The draws that give ln 0 in the textbook formula give finite samples here."""
-    samples = mechanisms.sample_laplace_inverse_cdf(5, 2.0, rng=FixedUniforms(EDGE_UNIFORMS))
+    samples = mechanisms.sample_laplace_inverse_cdf(2.0, rng=FixedUniforms(EDGE_UNIFORMS), size=5)
     assert np.all(np.isfinite(samples))
     # The most extreme samples: U = +-(1/2 - 2**-54), so |X| = b * 53 ln 2.
     assert samples[0] == pytest.approx(-2.0 * 53 * math.log(2), rel=1e-15)
@@ -41,15 +41,15 @@ def test_inverse_cdf_sampler_is_finite_at_every_edge():
 def test_inverse_cdf_sampler_is_symmetric_and_finite(ks):
     uniforms = np.array(ks, dtype=float) * 2.0**-53
     mirrored = (2.0**53 - 1 - np.array(ks, dtype=float)) * 2.0**-53
-    x = mechanisms.sample_laplace_inverse_cdf(len(ks), rng=FixedUniforms(uniforms))
-    y = mechanisms.sample_laplace_inverse_cdf(len(ks), rng=FixedUniforms(mirrored))
+    x = mechanisms.sample_laplace_inverse_cdf(rng=FixedUniforms(uniforms), size=len(ks))
+    y = mechanisms.sample_laplace_inverse_cdf(rng=FixedUniforms(mirrored), size=len(ks))
     assert np.all(np.isfinite(x)) and np.all(x != 0)
     np.testing.assert_array_equal(x, -y)
 
 
 def test_inverse_cdf_sampler_has_the_laplace_distribution():
     rng = np.random.default_rng(2024)
-    samples = mechanisms.sample_laplace_inverse_cdf(200_000, 1.5, 3.0, rng=rng)
+    samples = mechanisms.sample_laplace_inverse_cdf(1.5, 3.0, rng=rng, size=200_000)
     assert stats.kstest(samples, stats.laplace(3.0, 1.5).cdf).pvalue > 1e-3
     # Mean and variance within four standard errors.
     n = samples.size
@@ -58,8 +58,8 @@ def test_inverse_cdf_sampler_has_the_laplace_distribution():
 
 
 def test_inverse_cdf_sampler_is_reproducible():
-    first = mechanisms.sample_laplace_inverse_cdf(10, rng=np.random.default_rng(1))
-    second = mechanisms.sample_laplace_inverse_cdf(10, rng=np.random.default_rng(1))
+    first = mechanisms.sample_laplace_inverse_cdf(rng=np.random.default_rng(1), size=10)
+    second = mechanisms.sample_laplace_inverse_cdf(rng=np.random.default_rng(1), size=10)
     np.testing.assert_array_equal(first, second)
 
 
@@ -102,9 +102,9 @@ def test_geometric_mechanism_has_the_discrete_laplace_pmf():
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda rng: mechanisms.sample_laplace_inverse_cdf(3, 0.0, rng=rng), "scale"),
-        (lambda rng: mechanisms.sample_laplace_inverse_cdf(3, 1.0, math.nan, rng=rng), "loc"),
-        (lambda rng: mechanisms.sample_laplace_inverse_cdf(3, rng=None), "rng"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(0.0, rng=rng, size=3), "scale"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(1.0, math.nan, rng=rng, size=3), "loc"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(rng=None, size=3), "rng"),
         (lambda rng: mechanisms.laplace_mechanism(1.0, -1.0, rng=rng), "epsilon"),
         (lambda rng: mechanisms.laplace_mechanism(math.inf, 1.0, rng=rng), "value"),
         (lambda rng: mechanisms.gaussian_mechanism(1.0, 1.0, 2.0, rng=rng), "delta"),
@@ -140,8 +140,8 @@ def test_geometric_mechanism_refuses_an_epsilon_whose_draws_saturate():
         (lambda rng: mechanisms.laplace_mechanism(1.7e308, 1.0, 1e307, rng=rng), "sensitivity"),
         (lambda rng: mechanisms.gaussian_mechanism(1.0, 1.0, True, rng=rng), "delta"),
         (lambda rng: mechanisms.geometric_mechanism(1, 1.0, True, rng=rng), "sensitivity"),
-        (lambda rng: mechanisms.sample_laplace_inverse_cdf(-1, rng=rng), "size"),
-        (lambda rng: mechanisms.sample_laplace_inverse_cdf(2, 1e308, rng=rng), "scale"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(rng=rng, size=-1), "size"),
+        (lambda rng: mechanisms.sample_laplace_inverse_cdf(1e308, rng=rng, size=2), "scale"),
     ],
 )
 def test_values_the_samplers_cannot_serve_are_named(call, name):

@@ -391,17 +391,19 @@ def test_worst_neighbours_against_brute_force():
             change = np.array(change)
             if monotone and np.any(change > 0) and np.any(change < 0):
                 continue
-            losses = selection.loss_pair(scores, scores + change, epsilon, monotone=monotone).losses
+            losses = selection.loss_pair(
+                scores, scores + change, epsilon, "gumbel", monotone=monotone
+            ).losses
             best_high, best_low = max(best_high, losses.max()), min(best_low, losses.min())
         assert high == pytest.approx(best_high, rel=1e-12)
         assert low == pytest.approx(best_low, rel=1e-12)
-        pair = selection.loss_pair(scores, high_at, epsilon, monotone=monotone)
+        pair = selection.loss_pair(scores, high_at, epsilon, "gumbel", monotone=monotone)
         assert pair.losses[where[1]] == pytest.approx(high, rel=1e-12)
         assert -epsilon <= low < 0 < high <= epsilon
 
 
 def test_composition_of_selections_against_brute_force():
-    pair = selection.loss_pair(SCORES, NEIGHBOUR, 1.0)
+    pair = selection.loss_pair(SCORES, NEIGHBOUR, 1.0, "gumbel")
     composed = composition.compose(pair, 3)
     values, masses = pair.loss_atoms
     sums, products = {}, {}
@@ -423,7 +425,7 @@ def test_composition_of_selections_against_brute_force():
 
 
 def test_a_selection_is_a_privacy_loss_pair():
-    pair = selection.loss_pair(SCORES, NEIGHBOUR, 1.0)
+    pair = selection.loss_pair(SCORES, NEIGHBOUR, 1.0, "gumbel")
     assert isinstance(pair, privacy_loss.PrivacyLossPair)
     assert pair.density_d1(0) == pytest.approx(selection.exponential_mechanism(SCORES, 1.0)[0])
     assert pair.loss_quantile(0.0) == pair.max_loss
@@ -538,11 +540,15 @@ def test_gaussian_rho_is_its_renyi_slope():
         (lambda: selection.exponential_mechanism(SCORES, 1.0, monotone="yes"), "monotone"),
         (lambda: selection.sample_exponential_mechanism(SCORES, 1.0, rng=3), "rng"),
         (
-            lambda: selection.loss_pair(SCORES, [31, 28, 20, 12, 10.0], 1.0, sensitivity=0.5),
+            lambda: selection.loss_pair(
+                SCORES, [31, 28, 20, 12, 10.0], 1.0, "gumbel", sensitivity=0.5
+            ),
             "neighbour_scores",
         ),
         (
-            lambda: selection.loss_pair(SCORES, [31, 27, 20, 12, 10.0], 1.0, monotone=True),
+            lambda: selection.loss_pair(
+                SCORES, [31, 27, 20, 12, 10.0], 1.0, "gumbel", monotone=True
+            ),
             "neighbour_scores",
         ),
         (
@@ -565,7 +571,7 @@ def test_renyi_divergence_of_a_selection_against_mpmath_and_within_rho():
     from dplearn import renyi
 
     epsilon = 2.0
-    pair = selection.loss_pair(SCORES, NEIGHBOUR, epsilon)
+    pair = selection.loss_pair(SCORES, NEIGHBOUR, epsilon, "gumbel")
     first = mp_exponential_mechanism(SCORES, epsilon, 1.0, False)
     second = mp_exponential_mechanism(NEIGHBOUR, epsilon, 1.0, False)
     for alpha in [1.5, 2.0, 7.0]:

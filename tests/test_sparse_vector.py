@@ -295,7 +295,9 @@ def test_sparse_law_by_brute_force_and_simulation():
 
 def test_sparse_noise_scales_of_many_5():
     scales = sv.sparse_noise_scales(1000, 5, 1.0)
-    assert scales == dict(threshold=10.0, comparison=20.0, released=10.0, all_answers=1000.0)
+    assert scales._asdict() == dict(
+        threshold=10.0, comparison=20.0, released=10.0, all_answers=1000.0
+    )
 
 
 def test_above_threshold_accuracy_is_dwork_and_roths_margin():

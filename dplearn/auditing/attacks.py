@@ -24,8 +24,10 @@ __all__ = ["tracing_scores", "gradient_canary_scores"]
 
 
 def tracing_scores(people, attributes, epsilon, delta, data_sets, *, rng):
-    """Scores of the tracing attack on published means (Homer et al. 2008; Dwork, Smith,
-    Steinke, Ullman & Vadhan, "Robust traceability from trace amounts", FOCS 2015).
+    """Scores of the tracing attack on published means.
+
+    After Homer et al. 2008 and Dwork, Smith, Steinke, Ullman & Vadhan, "Robust
+    traceability from trace amounts", FOCS 2015.
 
     Each data set holds ``people`` rows of ``attributes`` bits, attribute j being 1 with a
     probability p_j drawn uniformly from [0.1, 0.9]; the means of the columns are
@@ -75,8 +77,9 @@ def tracing_scores(people, attributes, epsilon, delta, data_sets, *, rng):
 
 
 def gradient_canary_scores(sampling_rate, noise_multiplier, steps, trials, *, rng):
-    """Scores of the strongest attacker on a DP-SGD run (Nasr et al., "Tight auditing of
-    differentially private machine learning", 2023).
+    """Scores of the strongest attacker on a DP-SGD run, which sees every noisy step.
+
+    Nasr et al., "Tight auditing of differentially private machine learning", 2023.
 
     The canary's clipped gradient has norm C and points in a direction no other gradient
     touches; the attacker sees every noisy step. Along that direction step t shows

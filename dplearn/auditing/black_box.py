@@ -150,8 +150,10 @@ def write_stored_scores(path=_store.BLACK_BOX_PATH, settings=STORED_SETTINGS):
 
 
 def black_box_canary_scores(trials, *, seed, run=LESSON11_RUN):
-    """Scores of a black-box attacker on lesson 11's training: ``trials`` models trained
-    with a canary example and as many without; the score is minus the canary's loss on
+    """Scores of a black-box attacker that sees only lesson 11's trained model.
+
+    ``trials`` models are trained with a canary example and as many without; the score is
+    minus the canary's loss on
     the final model (a model that saw the canary fits it better). Cached per setting; the
     settings of lesson 14 (``STORED_SETTINGS``) are read from the scores stored with the
     package, the same numbers without training (see the module's docstring).
@@ -202,9 +204,11 @@ def _one_run(canaries, seed, run):
 
 
 def one_run_audit(canaries, guesses, *, seed, confidence=0.95, run=LESSON11_RUN):
-    """Steinke, Nasr & Jagielski's audit of ONE seeded run of lesson 11's model: m canaries,
-    each in with probability 1/2; the r canaries with the most extreme scores are guessed
-    (the r/2 best fitted "in", the r/2 worst fitted "out"); the bound at delta = 0.
+    """Steinke, Nasr & Jagielski's audit of ONE seeded run of lesson 11's model.
+
+    m canaries, each in with probability 1/2; the r canaries with the most extreme scores
+    are guessed (the r/2 best fitted "in", the r/2 worst fitted "out"); the bound at
+    delta = 0.
 
     Taught in: 14-attack-the-model.ipynb
     """

@@ -33,8 +33,10 @@ def _delta(delta):
 
 
 def clopper_pearson_upper(successes, trials, level):
-    """One-sided Clopper-Pearson upper bound on a rate: the p with
-    P[Binomial(trials, p) <= successes] = 1 - level (1 when every trial succeeded).
+    """One-sided Clopper-Pearson upper bound on a rate.
+
+    The p with P[Binomial(trials, p) <= successes] = 1 - level (1 when every trial
+    succeeded).
 
     It is the level-quantile of Beta(successes + 1, trials - successes): with probability
     at least ``level`` the true rate is below it. Vectorised over successes.
@@ -69,8 +71,10 @@ def _count(name, value):
 def epsilon_lower_bound(
     true_positives, false_negatives, false_positives, true_negatives, delta=0.0, confidence=0.95
 ):
-    """A lower bound on epsilon from the outcomes of a membership attack (Jagielski, Ullman
-    & Oprea 2020): max(ln((1 - delta - FNR+) / FPR+), ln((1 - delta - FPR+) / FNR+), 0).
+    """A lower bound on epsilon from the four counts of a membership attack.
+
+    max(ln((1 - delta - FNR+) / FPR+), ln((1 - delta - FPR+) / FNR+), 0) (Jagielski,
+    Ullman & Oprea 2020).
 
     FPR+ and FNR+ are one-sided Clopper-Pearson upper bounds on the false-positive and the
     false-negative rates, each at level 1 - (1 - confidence) / 2, so that both hold at once
@@ -131,8 +135,9 @@ def _one_run_p_value(epsilon, guesses, correct, delta, canaries):
 
 
 def one_run_epsilon_lower_bound(guesses, correct, delta=0.0, confidence=0.95, *, canaries=None):
-    """A lower bound on epsilon from one training run with canaries (Steinke, Nasr &
-    Jagielski, "Privacy auditing with one (1) training run", NeurIPS 2023).
+    """A lower bound on epsilon from one training run with canaries.
+
+    Steinke, Nasr & Jagielski, "Privacy auditing with one (1) training run", NeurIPS 2023.
 
     m canaries are each put in the training data with probability 1/2; after training the
     auditor guesses in or out for the r of them it is most confident about, and v guesses

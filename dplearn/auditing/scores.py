@@ -57,8 +57,10 @@ def roc(scores):
 
 
 def true_positive_rate_at(scores, false_positive_rate):
-    """The attack's true-positive rate when its threshold lets through at most a share
-    ``false_positive_rate`` of the non-members (the empirical ROC read at alpha).
+    """The attack's true-positive rate at a false-positive rate alpha, empirically.
+
+    Its threshold lets through at most a share ``false_positive_rate`` of the non-members
+    (the empirical ROC read at alpha).
 
     Taught in: 14-attack-the-model.ipynb
     """
@@ -77,8 +79,10 @@ def _threshold(non_members, alpha):
 
 
 def audit_counts(scores, threshold):
-    """(true positives, false negatives, false positives, true negatives) of the guess
-    "member" when the score exceeds ``threshold``.
+    """The four counts of the guess "member" when the score exceeds ``threshold``.
+
+    Returns:
+      (true positives, false negatives, false positives, true negatives).
 
     Taught in: 14-attack-the-model.ipynb
     """
@@ -112,8 +116,10 @@ class Audit(NamedTuple):
 
 
 def audit(scores, calibration, trials=None, delta=0.0, confidence=0.95):
-    """Audits with an attack's scores: picks a threshold on separate calibration scores (the
-    one whose bound is largest there, among ``AUDIT_FALSE_POSITIVE_RATES``), then counts
+    """Bounds epsilon from an attack's scores, with a threshold picked on calibration runs.
+
+    It picks a threshold on separate calibration scores (the one whose bound is largest
+    there, among ``AUDIT_FALSE_POSITIVE_RATES``), then counts
     the first trials / 2 members and non-members of ``scores`` against it and bounds
     epsilon (``epsilon_lower_bound``). Choosing the threshold on other runs keeps the
     bound's confidence honest: the counts it is computed from did not choose it.

@@ -31,7 +31,6 @@ from dplearn.composition._laplace import (
     tilted_pieces_plain,
 )
 from dplearn.composition.law import Lattice, LossLaw
-from dplearn.privacy_loss._selection import atoms_hockey
 
 __all__ = [
     "ComposedPair",
@@ -669,7 +668,7 @@ class ComposedSelection(ComposedPair):
     def hockey(self, x):
         """delta(x), summed over the atoms in log space."""
         with np.errstate(under="ignore"):
-            return np.exp(atoms_hockey(self._values, self._log_masses, x))
+            return np.exp(privacy_loss.atoms_log_delta(self._values, self._log_masses, x))
 
     def quantile_from_top(self, p):
         """Smallest q with P[L > q] <= p: one of the loss values."""

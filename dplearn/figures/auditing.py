@@ -211,6 +211,7 @@ class AttackerPlane(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MIA-1: the numbers it shows at the current setting."""
         s = self.state
         return {
             "highest TPR, (ε, δ)-DP": s["region"],
@@ -219,6 +220,7 @@ class AttackerPlane(Explorer):
         }
 
     def description(self):
+        """MIA-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"The attacker's plane: at a false-positive rate of {_percent(s['alpha'])}, "
@@ -320,6 +322,7 @@ class TracingAttack(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MIA-2: the numbers it shows at the current setting."""
         s = self.state
         return {
             "TPR at 5 %, exact means": s["exact"],
@@ -328,6 +331,7 @@ class TracingAttack(Explorer):
         }
 
     def description(self):
+        """MIA-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"ROC curves of the tracing attack on 100 people with {s['attributes']} attributes: "
@@ -476,6 +480,7 @@ class CanaryAttacks(Explorer):
         self.state = dict(alpha=alpha, curve=curve, strong=strong, black_box=black_box)
 
     def numbers(self):
+        """The readout beside MIA-3: the numbers it shows at the current setting."""
         s = self.state
         return {
             "the run's curve": s["curve"],
@@ -484,6 +489,7 @@ class CanaryAttacks(Explorer):
         }
 
     def description(self):
+        """MIA-3 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"ROC curves of two attackers of lesson 11's run: at a false-positive rate of "
@@ -503,8 +509,12 @@ TRIAL_GRID = np.unique(np.round(np.geomspace(20, 10000, 25)).astype(int) // 2 * 
 
 @functools.lru_cache(maxsize=64)
 def audit_bounds(confidence, black_box=False):
-    """(trials, lower bounds) of an attacker's audit of lesson 11's run at each N of
-    TRIAL_GRID that its trials allow (cached per confidence)."""
+    """The lower bounds of an attacker's audit of lesson 11's run against the number of trials.
+
+    Returns:
+      (trials, lower bounds) at each N of TRIAL_GRID that its trials allow (cached per
+      confidence).
+    """
     scores = black_box_scores() if black_box else strongest_scores()
     reference = black_box_scores(True) if black_box else strongest_scores(True)
     largest = 2 * min(scores.members.size, scores.non_members.size)
@@ -604,6 +614,7 @@ class BoundAgainstTrials(Explorer):
         )
 
     def numbers(self):
+        """The readout beside MIA-4: the numbers it shows at the current setting."""
         s = self.state
         return {
             "ε proven, strongest": s["strong"],
@@ -612,6 +623,7 @@ class BoundAgainstTrials(Explorer):
         }
 
     def description(self):
+        """MIA-4 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         return (
             f"The lower bound on ε that an audit proves with {s['confidence']:.3g} confidence, "
@@ -736,6 +748,7 @@ class OneRunBound(Explorer):
         self.state = dict(guesses=guesses, correct=correct, confidence=confidence, epsilon=epsilon)
 
     def numbers(self):
+        """The readout beside MIA-5: the numbers it shows at the current setting."""
         s = self.state
         audit = seeded_one_run()
         return {
@@ -745,6 +758,7 @@ class OneRunBound(Explorer):
         }
 
     def description(self):
+        """MIA-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         audit = seeded_one_run()
         return (

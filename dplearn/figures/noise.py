@@ -95,7 +95,7 @@ class InverseCdfSampling(_SeededExplorer):
     limit = 12.0
 
     def _draw(self, rng):
-        self._standard = sample_laplace_inverse_cdf(self.controls["samples"].maximum, rng=rng)
+        self._standard = sample_laplace_inverse_cdf(rng=rng, size=self.controls["samples"].maximum)
 
     def _build_artists(self):
         self._edges = np.linspace(-self.limit, self.limit, 97)
@@ -213,7 +213,7 @@ class OneDimensionalQuery(_SeededExplorer):
 
     def _draw(self, rng):
         shape = (self.experiments, self.controls["answers"].maximum)
-        self._standard = sample_laplace_inverse_cdf(shape, rng=rng)
+        self._standard = sample_laplace_inverse_cdf(rng=rng, size=shape)
 
     def _build_artists(self):
         answers_axes, count_axes = self.figure.subplots(1, 2)
@@ -370,7 +370,7 @@ class TwoDimensionalQuery(_SeededExplorer):
     reach = 100
 
     def _draw(self, rng):
-        self._standard = sample_laplace_inverse_cdf((2, self.draws), rng=rng)
+        self._standard = sample_laplace_inverse_cdf(rng=rng, size=(2, self.draws))
 
     def _build_artists(self):
         first_axes, second_axes, error_axes = self.figure.subplots(
@@ -543,7 +543,7 @@ class SeabornHistogram(_SeededExplorer):
     answers = 100
 
     def _draw(self, rng):
-        self.data = 3000 + np.rint(sample_laplace_inverse_cdf(self.answers, rng=rng))
+        self.data = 3000 + np.rint(sample_laplace_inverse_cdf(rng=rng, size=self.answers))
 
     def _build_artists(self):
         axes = self.figure.subplots()

@@ -28,7 +28,8 @@ The package, one family a module (``from dplearn import privacy_loss`` gives the
 - ``_gaussian``: Gaussian noise, ``gaussian_log_delta`` and the closed forms behind it
   that calibration's solver calls (``gaussian_log_delta_terms``, ``gaussian_tail_point``).
 - ``_randomized_response``: randomised response.
-- ``_selection``: a selection among finitely many candidates (lesson 12).
+- ``_selection``: a selection among finitely many candidates (lesson 12), and
+  ``atoms_log_delta``, the delta of any loss with finitely many atoms.
 - ``_events``: what an output or a set of outputs tells: the attacker's posterior odds,
   binned outputs and the delta of each set of bins.
 
@@ -57,7 +58,7 @@ from dplearn.privacy_loss._laplace import (
 )
 from dplearn.privacy_loss._pair import PrivacyLossPair
 from dplearn.privacy_loss._randomized_response import RandomizedResponse, randomized_response
-from dplearn.privacy_loss._selection import SelectionPair
+from dplearn.privacy_loss._selection import SelectionPair, atoms_log_delta
 
 __all__ = [
     "PrivacyLossPair",
@@ -76,6 +77,7 @@ __all__ = [
     "RandomizedResponse",
     "randomized_response",
     "SelectionPair",
+    "atoms_log_delta",
     "laplace_step_widths",
     "output_at_position",
     "posterior_odds",

@@ -19,8 +19,10 @@ from dplearn import _validation as check
 from dplearn.privacy_loss._pair import PrivacyLossPair
 
 
-def atoms_hockey(values, log_masses, x):
-    """delta(x) = sum over atoms with L > x of P1 (1 - e^(x - L)), for any real x (arrays).
+def atoms_log_delta(values, log_masses, x):
+    """ln delta(x) of a loss with finitely many atoms, for any real x (arrays).
+
+    delta(x) = sum over atoms with L > x of P1 (1 - e^(x - L)), with P1 = e^log_masses.
 
     Summed in log space: each term is e^(ln P1 + ln(1 - e^(x - L))), so that no term is
     a difference of nearly equal numbers and tiny deltas keep their digits. An atom at
@@ -175,7 +177,7 @@ class SelectionPair(PrivacyLossPair):
     def log_delta(self, epsilon):
         """ln delta(epsilon), summed in log space over the candidates; -inf where it is 0."""
         epsilon = check.epsilon(epsilon)
-        return check.scalar_or_array(atoms_hockey(self._values, self._log_masses, epsilon))
+        return check.scalar_or_array(atoms_log_delta(self._values, self._log_masses, epsilon))
 
     def loss_exceeds(self, epsilon):
         """P[L > epsilon] under A(D1)."""
@@ -213,7 +215,7 @@ class SelectionPair(PrivacyLossPair):
     def hockey(self, x):
         """delta(x) for any real x."""
         with np.errstate(under="ignore"):
-            return np.exp(atoms_hockey(self._values, self._log_masses, x))
+            return np.exp(atoms_log_delta(self._values, self._log_masses, x))
 
     def quantile_from_top(self, p):
         """The smallest atom q with P[L > q] <= p."""
