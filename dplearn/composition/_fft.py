@@ -20,7 +20,7 @@ on round-off below hold for all of them. The tricks, and why each is safe:
 - Long double (``extended``). The round-off of a transform of length n is about
   eps log2(n) times its largest entry; from ``EXTENDED_FROM`` on, in double, it would rival
   the bracket's width on fine grids, so those lengths are transformed in long double
-  (machine eps 2^-64 on x86 against 2^-53). Shorter ones stay in double, about 3x faster.
+  (machine eps 2^-63 on x86, against 2^-52). Shorter ones stay in double, about 3x faster.
   ``round_off`` reads eps from the output's own type, so the bound holds either way.
 - Integer powers (``integer_power``). z^k by repeated squaring takes about 2 log2(k)
   complex multiplications and no logarithm or exponential per entry (as a complex pow
