@@ -55,9 +55,9 @@ from dplearn import privacy_loss, renyi, subsampling
 from dplearn.composition.law import LossLaw
 from dplearn.composition.pld import (
     PrivacyLossDistribution,
-    _connect_the_dots,
-    _forget_spectra,
-    _round_off,
+    clear_spectrum_cache,
+    connect_the_dots_pld,
+    round_off_bound,
 )
 
 __all__ = [
@@ -359,7 +359,9 @@ def _one_step(rate, sigma, grid_width, side):
     losses = index * grid_width
     # Connect the dots: the grid PLD whose delta is the exact one at every grid loss, on
     # the same grid (from floor(low / h) to ceil(high / h)).
-    pessimistic = _connect_the_dots(_StepLoss(direction, loss_range), grid_width, _TAIL_MASS)
+    pessimistic = connect_the_dots_pld(
+        _StepLoss(direction, loss_range), grid_width, tail_mass=_TAIL_MASS
+    )
     # Rounded down: the mass of [L_i, L_(i+1)) to L_i, all above the top to the top;
     # below the bottom (the add side's unbounded tail) dropped.
     z = _standard_outputs(direction, losses)
@@ -538,11 +540,11 @@ def _compose(row_key, steps, nonnegative_only=False):
             raise ValueError(
                 f"steps must be fewer at this grid_width: {size} grid points after composing"
             )
-        composed = one._composed_window(steps, low, size)
+        composed = one.composed_window(steps, low, size)
         infinity = (
             -math.expm1(steps * math.log1p(-one.infinity_mass)) if one.infinity_mass < 1 else 1.0
         )
-    noise = _round_off(composed)
+    noise = round_off_bound(composed)
     wrapped = _WINDOW_TAIL if steps > 1 else 0.0
     if pessimistic:
         np.maximum(composed, 0.0, out=composed)
@@ -642,5 +644,5 @@ def _clear_caches():
     _direction_range.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()
-    _forget_spectra()
+    clear_spectrum_cache()
     _RESULTS.clear()

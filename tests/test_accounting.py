@@ -140,21 +140,21 @@ def test_a_slider_move_on_steps_reuses_the_one_step_pld(monkeypatch):
     # here: a busy machine would fail a clock): the one-step PLDs and their transforms
     # are built once, and moving the number of steps builds none again (only the inverse
     # transform of each new run is taken).
-    engine = sys.modules["dplearn.composition.pld"]
+    engine = sys.modules["dplearn.composition._fft"]
     accounting.dp_sgd_bracket(RATE, 1.1, 14063, 1e-5)
     cached = (accounting._direction_range, accounting._one_step, accounting._row)
     built = [function.cache_info().misses for function in cached]
     transforms = []
-    transform = engine._transform
+    transform = engine.transform
     monkeypatch.setattr(
         engine,
-        "_transform",
+        "transform",
         lambda *args, **kwargs: transforms.append(1) or transform(*args, **kwargs),
     )
     inverses = []
-    inverse = engine._inverse
+    inverse = engine.inverse
     monkeypatch.setattr(
-        engine, "_inverse", lambda *args, **kwargs: inverses.append(1) or inverse(*args, **kwargs)
+        engine, "inverse", lambda *args, **kwargs: inverses.append(1) or inverse(*args, **kwargs)
     )
     for steps in range(14000, 14010):
         accounting.dp_sgd_bracket(RATE, 1.1, steps, 1e-5)
@@ -202,8 +202,8 @@ def test_mean_preserving_rounding_keeps_the_mean_loss(rate, sigma):
 
 def test_one_engine_transforms_every_pld():
     # Lesson 09's PLDs and lesson 11's DP-SGD runs are composed by the same code: the
-    # package takes Fourier transforms in two places only, composition.pld's _transform
-    # and _inverse (DCTs of the exact Laplace law's interpolation are no composition).
+    # package takes Fourier transforms in two places only, composition._fft's transform
+    # and inverse (DCTs of the exact Laplace law's interpolation are no composition).
     import ast
     import pathlib
 
@@ -222,4 +222,4 @@ def test_one_engine_transforms_every_pld():
                     and node.func.attr in transforms
                 ):
                     found.add((path.relative_to(package).as_posix(), function.name))
-    assert found == {("composition/pld.py", "_transform"), ("composition/pld.py", "_inverse")}
+    assert found == {("composition/_fft.py", "transform"), ("composition/_fft.py", "inverse")}

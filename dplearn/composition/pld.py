@@ -1,29 +1,41 @@
 """Privacy loss distributions (PLDs), as accountants build and compose them.
 
-``pld`` puts the loss of a pair on a grid of width h, rounded up (pessimistic) or down
-(optimistic), and a ``PrivacyLossDistribution`` composes by FFT, as in Meiser &
-Mohammadi ("Tight on budget?", 2018), Koskela, Jalko & Honkela ("Computing tight
-differential privacy guarantees using FFT", 2020) and Google's dp_accounting; optionally
-the tighter pessimistic PLD of Doroshenko, Ghazi, Kamath, Kumar & Manurangsi ("Connect the
-dots", 2022). ``pld_bracket`` gives both roundings of k releases: the exact delta lies
-between (``PLDBracket``). The laws it discretises are ``law.LossLaw``s. The same code
-composes the DP-SGD runs of ``dplearn.accounting`` (``_composed_window``): every transform
-of a PLD in the package is taken by ``_transform`` and ``_inverse`` here.
+The method, in five steps (Meiser & Mohammadi, "Tight on budget? Tight bounds for r-fold
+approximate differential privacy", 2018; Koskela, Jalko & Honkela, "Computing tight
+differential privacy guarantees using FFT", 2020; Google's dp_accounting):
+
+1. Round: put the privacy loss L of one release on the grid i * h, every loss rounded up
+   (pessimistic: delta is never below the exact one) or down (optimistic: never above);
+   ``pld``. The tighter pessimistic grid of Doroshenko, Ghazi, Kamath, Kumar & Manurangsi
+   ("Connect the dots", 2022) matches the exact delta at every grid loss instead;
+   ``connect_the_dots_pld``.
+2. Transform: the masses on the grid, by FFT.
+3. Power: the loss of k releases is the sum of k independent losses, whose masses are the
+   k-fold convolution, whose transform is the k-th power.
+4. Invert: the inverse FFT gives the masses of k releases on the same grid.
+5. Cut tails: a mass of at most tail_mass is cut from each end; a pessimistic PLD puts
+   the top tail on +inf (the infinity mass) and the bottom tail on its lowest kept loss,
+   an optimistic one drops the bottom tail and puts the top tail on its highest kept loss.
+
+``PrivacyLossDistribution.compose`` and ``self_compose`` take steps 2 to 5;
+``pld_bracket`` gives both roundings of k releases: the exact delta lies between
+(``PLDBracket``). The laws it rounds are ``law.LossLaw``s. The same code composes the
+DP-SGD runs of ``dplearn.accounting`` (``composed_window``, ``round_off_bound``). What
+makes the transforms fast and their round-off safe (transform lengths, kept transforms,
+long double, work arrays) is in ``_fft``.
 
 Taught in: 09-count-privacy-with-an-accountant.ipynb
 """
 
 from __future__ import annotations
 
-import collections
 import math
-import threading
 
 import numpy as np
-from scipy import fft
 
 from dplearn import _validation as check
 from dplearn import privacy_loss
+from dplearn.composition import _fft
 from dplearn.composition._arguments import checked_k, checked_positive
 from dplearn.composition.exact import LAPLACE_MAX_EPSILON0, ComposedPair, compose
 from dplearn.composition.law import Lattice, LossLaw
@@ -33,12 +45,244 @@ __all__ = [
     "PLDBracket",
     "pld",
     "pld_bracket",
+    "connect_the_dots_pld",
+    "clear_spectrum_cache",
+    "round_off_bound",
     "PLD_MAX_POINTS",
 ]
 
 
 #: Largest PLD (number of grid points) built or composed.
 PLD_MAX_POINTS = 2**23
+#: Largest k-fold support composed by one power; beyond it, by repeated squaring.
+_ONE_SHOT_POINTS = 2**21
+# The work arrays of the bracket's transforms, under the name by which ``composition``
+# hands them to the benchmarks.
+_WORKSPACE = _fft.WORKSPACE
+
+
+# ----------------------------------------------------------------------------------------
+# Step 1: round the loss of one release onto the grid
+# ----------------------------------------------------------------------------------------
+
+
+def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=False):
+    """The privacy loss distribution of a pair on the grid i * grid_width.
+
+    Args:
+      pair: a pair from ``dplearn.privacy_loss`` (Laplace, Gaussian, discrete Laplace) or
+        a ``ComposedPair``.
+      grid_width: h > 0, the spacing of the loss grid.
+      pessimistic: round losses up (True: delta is an upper bound) or down (False: a
+        lower bound).
+      tail_mass: the probability that may be cut from each end of an unbounded loss
+        (Gaussian) and after each composition, in (0, 1e-3]; cut mass goes to +inf
+        (pessimistic) or is dropped (optimistic).
+      connect_dots: for a pessimistic PLD, instead of rounding each loss up, take the
+        grid PLD whose delta equals the exact delta at every grid point and is linear in
+        e^epsilon in between (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the
+        dots: tighter discrete approximations of privacy loss distributions", 2022; the
+        default of dp_accounting). Still an upper bound (delta is convex in e^epsilon),
+        about twice as tight.
+
+    Returns:
+      A ``PrivacyLossDistribution``.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    grid_width, tail_mass = _pld_options(grid_width, pessimistic, tail_mass, connect_dots)
+    law = _single_release_law(pair)
+    return _rounded(law, grid_width, pessimistic, tail_mass, connect_dots)
+
+
+def connect_the_dots_pld(law, grid_width, *, tail_mass=1e-15):
+    """The pessimistic grid PLD whose delta is the exact one at every grid loss.
+
+    What ``pld(..., connect_dots=True)`` builds, for any law of the loss: an accountant
+    whose loss is no pair of ``dplearn.privacy_loss`` (one step of DP-SGD) describes it
+    as a ``LossLaw`` and rounds it here (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi,
+    "Connect the dots: tighter discrete approximations of privacy loss distributions",
+    2022). Between grid points its delta is linear in e^epsilon, so it is an upper bound
+    (the exact delta is convex in e^epsilon).
+
+    Args:
+      law: a ``composition.LossLaw``, the loss of one release under A(D1).
+      grid_width: h > 0, the spacing of the loss grid.
+      tail_mass: the probability that may be cut from each end of an unbounded loss and
+        after each composition, in (0, 1e-3].
+
+    Returns:
+      A pessimistic ``PrivacyLossDistribution``.
+
+    Raises:
+      ValueError: naming a bad argument, or a grid of more than ``PLD_MAX_POINTS`` points.
+
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
+    """
+    if not isinstance(law, LossLaw):
+        raise ValueError(f"law must be a composition.LossLaw, got {law!r}")
+    grid_width, tail_mass = _pld_options(grid_width, True, tail_mass, True)
+    return _connect_the_dots(law, grid_width, tail_mass)
+
+
+def _pld_options(grid_width, pessimistic, tail_mass, connect_dots):
+    """The checked grid_width and tail_mass of ``pld`` (ValueError naming a bad one)."""
+    grid_width = checked_positive("grid_width", grid_width)
+    # Beyond these the grid's own arithmetic (points = range / h, losses = i * h) leaves
+    # the floats; every useful grid lies far inside (the size limit refuses fine ones).
+    if not 1e-100 <= grid_width <= 1e100:
+        raise ValueError(f"grid_width must lie in [1e-100, 1e100], got {grid_width!r}")
+    if not isinstance(pessimistic, bool | np.bool_):
+        raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
+    tail_mass = checked_positive("tail_mass", tail_mass)
+    if tail_mass > 1e-3:
+        raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
+    if not isinstance(connect_dots, bool | np.bool_):
+        raise ValueError(f"connect_dots must be True or False, got {connect_dots!r}")
+    return grid_width, tail_mass
+
+
+def _single_release_law(pair):
+    """The law ``pld`` rounds: a Laplace release in closed form, else the composed pair."""
+    if isinstance(pair, ComposedPair):
+        return pair
+    if isinstance(pair, privacy_loss.LaplaceNoise) and pair.max_loss <= LAPLACE_MAX_EPSILON0:
+        return _OneLaplace(pair.max_loss)
+    return compose(pair, 1)
+
+
+def _rounded(law, grid_width, pessimistic, tail_mass, connect_dots):
+    """The PLD of ``law`` (a ``LossLaw``) on the grid, every loss rounded up or down.
+
+    Atoms go to their grid neighbour above (pessimistic) or below (optimistic); the
+    continuous part goes cell by cell, (L_(i-1), L_i] to L_i when rounding up and
+    [L_i, L_(i+1)) to L_i when rounding down. Options are checked by the caller.
+    """
+    if pessimistic and connect_dots:
+        return _connect_the_dots(law, grid_width, tail_mass)
+    low, high = law.continuous_range(tail_mass)
+    values, atom_masses = law.loss_atoms
+    points = [values]
+    if np.isfinite(low):
+        points.append(np.array([low, high]))
+    points = np.concatenate(points)
+    lowest = int(math.floor(points.min() / grid_width)) - 1
+    highest = int(math.ceil(points.max() / grid_width)) + 1
+    size = highest - lowest + 1
+    _check_size(size)
+    grid = (lowest + np.arange(size)) * grid_width
+    masses = np.zeros(size)
+    infinity = 0.0
+    if values.size:
+        index = _grid_index(values, grid_width, lowest, up=pessimistic)
+        np.add.at(masses, index, atom_masses)
+    if np.isfinite(low):
+        edges = np.minimum(np.maximum(grid, low), high)
+        cells = law.cell_masses(edges)
+        # Beyond [low, high] (a cut range): nothing for one Laplace release.
+        beyond = law.tails_cut
+        if pessimistic:
+            masses[1:] += cells
+            if beyond:
+                masses[0] += float(law.continuous_cdf(np.array(low)))
+                infinity += float(law.continuous_exceeds(np.array(high)))
+        else:
+            masses[:-1] += cells
+            if beyond:
+                top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
+                masses[top] += float(law.continuous_exceeds(np.array(high)))
+    keep = np.flatnonzero(masses > 0)
+    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
+    return PrivacyLossDistribution(
+        grid_width, lowest + first, masses[first : last + 1], infinity, pessimistic, tail_mass
+    )
+
+
+def _connect_the_dots(law, grid_width, tail_mass):
+    """The pessimistic grid PLD whose delta is the exact one at each grid loss L_i = i h.
+
+    With d_i = delta(L_i) and D_i = d_(i+1) - d_i, a grid PLD has delta linear in
+    y = e^epsilon between grid points with slope -sum_(j > i) p_j e^(-L_j); matching the
+    d_i gives p_i = (D_i - e^h D_(i-1)) / (e^h - 1) inside, p_top = -e^h D_(top-1) /
+    (e^h - 1), +inf mass d_top, and the lowest point takes the rest, so that delta
+    follows the chord to (y = 0, delta = 1) below the grid. Options are checked by the
+    caller.
+    """
+    values, _ = law.loss_atoms
+    low, high = law.continuous_range(tail_mass)
+    ends = [values.min(), values.max()] if values.size else []
+    if np.isfinite(low):
+        ends += [low, high]
+    lowest = int(math.floor(min(ends) / grid_width))
+    highest = int(math.ceil(max(ends) / grid_width))
+    size = highest - lowest + 1
+    _check_size(size)
+    if size < 2:
+        lowest, size = lowest - 1, 2
+    losses = (lowest + np.arange(size)) * grid_width
+    exact = law.hockey(losses)
+    exact = np.minimum(np.maximum(np.where(np.isnan(exact), 0.0, exact), 0.0), 1.0)
+    exact = np.minimum.accumulate(exact)  # delta never increases with epsilon
+    steps = np.diff(exact)  # D_i <= 0
+    growth = math.expm1(grid_width)
+    masses = np.empty(size)
+    masses[1:-1] = (steps[1:] - math.exp(grid_width) * steps[:-1]) / growth
+    masses[-1] = -math.exp(grid_width) * steps[-1] / growth
+    masses = np.maximum(masses, 0.0)
+    infinity = float(exact[-1])
+    masses[0] = max(1.0 - infinity - masses[1:].sum(), 0.0)
+    keep = np.flatnonzero(masses > 0)
+    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
+    return PrivacyLossDistribution(
+        grid_width, lowest + first, masses[first : last + 1], infinity, True, tail_mass
+    )
+
+
+def _grid_index(values, grid_width, lowest, *, up):
+    """Index (from ``lowest``) of the grid point at or above (up) / below each value.
+
+    The quotient value / h is corrected by one where its rounding crossed a grid point,
+    so that the point found is the right one in the grid's own arithmetic (i * h).
+    """
+    if values.size <= 4:  # the atoms of one release: the same arithmetic, without arrays
+        return np.array(
+            [_one_grid_index(float(value), grid_width, up) - lowest for value in values.ravel()],
+            dtype=np.int64,
+        ).reshape(values.shape)
+    raw = np.ceil(values / grid_width) if up else np.floor(values / grid_width)
+    if up:
+        raw = np.where(raw * grid_width < values, raw + 1, raw)
+        raw = np.where((raw - 1) * grid_width >= values, raw - 1, raw)
+    else:
+        raw = np.where(raw * grid_width > values, raw - 1, raw)
+        raw = np.where((raw + 1) * grid_width <= values, raw + 1, raw)
+    return raw.astype(np.int64) - lowest
+
+
+def _one_grid_index(value, grid_width, up):
+    """``_grid_index`` of one float, from 0, in plain Python arithmetic."""
+    raw = math.ceil(value / grid_width) if up else math.floor(value / grid_width)
+    if up:
+        raw = raw + 1 if raw * grid_width < value else raw
+        raw = raw - 1 if (raw - 1) * grid_width >= value else raw
+    else:
+        raw = raw - 1 if raw * grid_width > value else raw
+        raw = raw + 1 if (raw + 1) * grid_width <= value else raw
+    return raw
+
+
+def _check_size(size):
+    """Refuse a grid of more than ``PLD_MAX_POINTS`` points (ValueError naming grid_width)."""
+    if size > PLD_MAX_POINTS:
+        raise ValueError(
+            f"grid_width is too fine for this composition: {size} grid points "
+            f"(at most {PLD_MAX_POINTS}); take a larger grid_width or fewer releases"
+        )
+
+
+# ----------------------------------------------------------------------------------------
+# Steps 2 to 5: transform, power, invert, cut tails
+# ----------------------------------------------------------------------------------------
 
 
 class PrivacyLossDistribution:
@@ -71,11 +315,12 @@ class PrivacyLossDistribution:
         self.pessimistic = bool(pessimistic)
         self.tail_mass = float(tail_mass)
         self._lattice_cache = None
-        self._spectra = {}
+        self._spectra = {}  # transforms kept for ``composed_window``, by length
 
     @property
     def _lattice(self):
-        # Built on the first query: composing never needs it.
+        """The law as a ``Lattice``, which answers the queries (built on the first one)."""
+        # Composing never needs it.
         if self._lattice_cache is None:
             top = self.lowest_index + self.masses.size - 1
             self._lattice_cache = Lattice(
@@ -125,24 +370,23 @@ class PrivacyLossDistribution:
         delta = check.probability_open("delta", delta)
         return check.scalar_or_array(self._lattice.epsilon_for_delta(delta))
 
-    def _check_partner(self, other):
-        if not isinstance(other, PrivacyLossDistribution):
-            raise ValueError(f"other must be a PrivacyLossDistribution, got {other!r}")
-        if other.grid_width != self.grid_width:
-            raise ValueError(
-                f"other must have grid_width {self.grid_width}, got {other.grid_width}"
-            )
-        if other.pessimistic != self.pessimistic:
-            raise ValueError("other must be rounded the same way (pessimistic or optimistic)")
-
     def compose(self, other):
-        """The PLD of this mechanism and ``other`` run on the same data (by FFT)."""
+        """The PLD of this mechanism and ``other`` run on the same data (by FFT).
+
+        Transform both, multiply, invert, cut tails.
+
+        Args:
+          other: a ``PrivacyLossDistribution`` on the same grid, rounded the same way.
+
+        Returns:
+          A ``PrivacyLossDistribution``.
+        """
         self._check_partner(other)
         size = self.masses.size + other.masses.size - 1
         _check_size(size)
-        length = _fft_length(size)
-        product = _transform(self.masses, length) * _transform(other.masses, length)
-        masses = _inverse(product, length)
+        length = _fft.fft_length(size)
+        product = _fft.transform(self.masses, length) * _fft.transform(other.masses, length)
+        masses = _fft.inverse(product, length)
         infinity = (
             self.infinity_mass + other.infinity_mass - self.infinity_mass * other.infinity_mass
         )
@@ -154,6 +398,12 @@ class PrivacyLossDistribution:
         When the k-fold support would exceed 2**21 grid points (many releases of a wide
         loss), by repeated squaring instead, cutting tails of tail_mass after each step:
         the mass then lives on about sqrt(k) times one release's width, not k times.
+
+        Args:
+          k: the number of runs, an int >= 1.
+
+        Returns:
+          A ``PrivacyLossDistribution``.
         """
         k = checked_k(k)
         if k == 1:
@@ -168,58 +418,67 @@ class PrivacyLossDistribution:
                 if not k:
                     return result
                 power = power.compose(power)
-        masses = self._composed_window(k, k * self.lowest_index, size, keep=False)
+        masses = self.composed_window(k, k * self.lowest_index, size, keep_transform=False)
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
 
-    def _composed_window(self, k, first, size, keep=True):
+    def composed_window(self, k, first, size, *, keep_transform=True):
         """The masses of the k-fold composition at grid indices first .. first + size - 1.
 
-        One transform (kept on this PLD when ``keep``: a slider that changes k asks for it
-        again), its k-th power, one inverse transform, of a length of at least ``size`` and
-        of one PLD's support. The transform is cyclic: where the window is narrower than
+        One transform, its k-th power, one inverse transform, of a length of at least
+        ``size`` and of one PLD's support; no tails cut and no round-off removed (see
+        ``round_off_bound``). The transform is cyclic: where the window is narrower than
         the k-fold support (k (N - 1) + 1 points), the mass outside it wraps around into
         it, which the caller must account for; a window that holds the whole support
         receives none.
+
+        Args:
+          k: the number of compositions, an int >= 1.
+          first: the grid index of the window's first point.
+          size: the number of points of the window.
+          keep_transform: keep this PLD's transform for the next call (a slider that
+            changes k asks for it again).
+
+        Returns:
+          The ``size`` masses, an array of floats (long doubles for long transforms).
         """
         # A kept transform is taken at one of few lengths, so that it serves the
         # neighbouring k too (a slider moving k takes no new transform).
-        length = max(_fft_length(size, few=keep), _fft_length(self.masses.size, few=keep))
-        spectrum = self._spectrum(length) if keep else _transform(self.masses, length)
-        composed = _inverse(_integer_power(spectrum.copy() if keep else spectrum, k), length)
+        few = keep_transform
+        length = max(_fft.fft_length(size, few=few), _fft.fft_length(self.masses.size, few=few))
+        if keep_transform:
+            spectrum = _fft.kept_transform(self.masses, self._spectra, length).copy()
+        else:
+            spectrum = _fft.transform(self.masses, length)
+        composed = _fft.inverse(_fft.integer_power(spectrum, k), length)
         # Index j of the composed law sits at position (j - k lowest_index) mod length.
         start = (first - k * self.lowest_index) % length
         if start + size <= length:
             return composed[start : start + size]
         return np.roll(composed, -start)[:size]
 
-    def _spectrum(self, length):
-        """The transform of this PLD at a length, kept on it (the last ``_SPECTRA_KEPT``
-        transforms taken are kept, over all PLDs: each may be tens of megabytes)."""
-        spectra = self._spectra
-        if length not in spectra:
-            spectrum = _transform(self.masses, length)
-            spectrum.flags.writeable = False
-            spectra[length] = spectrum
-            with _SPECTRA_LOCK:
-                _SPECTRA_ORDER.append((spectra, length))
-                while len(_SPECTRA_ORDER) > _SPECTRA_KEPT:
-                    oldest, oldest_length = _SPECTRA_ORDER.popleft()
-                    oldest.pop(oldest_length, None)
-        return spectra[length]
+    def _check_partner(self, other):
+        """Refuse an ``other`` that is no PLD on this grid rounded this way (ValueError)."""
+        if not isinstance(other, PrivacyLossDistribution):
+            raise ValueError(f"other must be a PrivacyLossDistribution, got {other!r}")
+        if other.grid_width != self.grid_width:
+            raise ValueError(
+                f"other must have grid_width {self.grid_width}, got {other.grid_width}"
+            )
+        if other.pessimistic != self.pessimistic:
+            raise ValueError("other must be rounded the same way (pessimistic or optimistic)")
 
     def _truncated(self, lowest_index, masses, infinity_mass, scratch=False):
         """Bound the FFT round-off and cut tails of at most tail_mass, on the safe side.
 
-        Every mass the transform returns is within ``noise`` of the true one (estimated
-        from the negative values it returns where the truth is ~0, and from the round-off
-        of the largest mass). A pessimistic PLD puts size * noise on +inf (which raises
+        Every mass the transform returns is within ``noise`` of the true one
+        (``round_off_bound``). A pessimistic PLD puts size * noise on +inf (which raises
         delta at least as much as any mass can), an optimistic one subtracts noise from
         every mass, so that neither bound is crossed by round-off. ``masses`` is changed in
         place; with ``scratch`` (a work array) the kept part is copied out.
         """
         size = masses.size
-        noise = _round_off(masses)
+        noise = _fft.round_off(masses)
         # The transform's output is the caller's own array: changed in place below.
         masses = masses.astype(float, copy=False)
         if self.pessimistic:
@@ -281,320 +540,40 @@ def _cut(masses, limit):
     return offset + count, (float(partial[count - 1]) if count else before)
 
 
-_ONE_SHOT_POINTS = 2**21
+def round_off_bound(masses):
+    """A bound on the round-off of each mass that a composition's transform returned.
 
-
-def _fft_length(size, few=False):
-    """A fast transform length >= size: 2^a, 3 2^a or 5 2^a if one is no longer than
-    scipy's next_fast_len (these measured fastest), else next_fast_len; with ``few``, the
-    first of 2^a, 3 2^a and 5 2^a always (a few lengths serve every size)."""
-    candidates = [factor * 2 ** max(math.ceil(math.log2(size / factor)), 0) for factor in (1, 3, 5)]
-    best = min(length for length in candidates if length >= size)
-    if few:
-        return best
-    fast = fft.next_fast_len(size, real=True)
-    return best if best <= fast * 1.02 else fast
-
-
-#: From this transform length on, PLDs are transformed in extended precision (long double):
-#: the round-off bound, about n eps log2(n) times the largest mass, would otherwise rival
-#: the bracket's width on fine grids. Shorter transforms stay in double (3x faster).
-_EXTENDED_FROM = 2**18
-#: How many transforms of PLDs are kept (on their PLDs), the latest taken.
-_SPECTRA_KEPT = 32
-_SPECTRA_ORDER = collections.deque()
-_SPECTRA_LOCK = threading.Lock()
-
-
-def _forget_spectra():
-    """Drop every kept transform (for cold benchmarks)."""
-    with _SPECTRA_LOCK:
-        while _SPECTRA_ORDER:
-            spectra, length = _SPECTRA_ORDER.popleft()
-            spectra.pop(length, None)
-
-
-def _transform_dtype(length):
-    return np.longdouble if length >= _EXTENDED_FROM else np.float64
-
-
-# The one place where privacy loss distributions are transformed: every composition of
-# this package (``compose``, ``self_compose``, the brackets of ``pld_bracket`` and the
-# DP-SGD runs of ``dplearn.accounting``) goes through ``_transform`` and ``_inverse``.
-# numpy's pocketfft runs single-threaded and writes into a given ``out`` array.
-
-
-def _transform(masses, length, out=None):
-    """The real FFT of masses (rows on the last axis), zero-padded to ``length``, in the
-    precision that length needs (``_transform_dtype``)."""
-    return np.fft.rfft(masses.astype(_transform_dtype(length), copy=False), length, out=out)
-
-
-def _inverse(spectrum, length=None, out=None):
-    """The inverse of ``_transform`` (a real array of ``length`` on the last axis)."""
-    return np.fft.irfft(spectrum, length, out=out)
-
-
-def _round_off(masses):
-    """A bound on the round-off of each mass a transform of this many masses returned.
-
-    The larger of four times the most negative value (where the truth is ~0, what is seen
-    is round-off) and 2 eps log2(n) times the largest mass (the round-off of a transform
-    of length n is about eps log2(n) times the largest entry: measured, at most that much
-    against exact convolutions).
-    """
-    largest = float(masses.max(initial=0.0))
-    return max(
-        4.0 * float(-masses.min(initial=0.0)),
-        2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(masses.size, 2)) * largest,
-    )
-
-
-def _integer_power(values, k, out=None):
-    """values ** k by repeated squaring (much faster than a complex pow), overwriting
-    ``values`` (the caller's own spectrum) to save allocations; into ``out`` if given."""
-    result = None
-    power = values
-    while True:
-        if k & 1:
-            if result is None:
-                if out is not None:
-                    result = out
-                    np.copyto(result, power)
-                else:
-                    result = power.copy() if k > 1 else power
-            else:
-                result *= power
-        k >>= 1
-        if not k:
-            return result
-        np.square(power, out=power)
-
-
-def _check_size(size):
-    if size > PLD_MAX_POINTS:
-        raise ValueError(
-            f"grid_width is too fine for this composition: {size} grid points "
-            f"(at most {PLD_MAX_POINTS}); take a larger grid_width or fewer releases"
-        )
-
-
-def pld(pair, grid_width, *, pessimistic=True, tail_mass=1e-15, connect_dots=False):
-    """The privacy loss distribution of a pair on the grid i * grid_width.
+    For masses taken straight from ``PrivacyLossDistribution.composed_window``: every one
+    is within this bound of the exact k-fold composition's mass (where the truth is ~0,
+    the transform returns round-off of either sign; the bound is the larger of four times
+    the most negative value and 2 eps log2(n) times the largest mass). A pessimistic
+    caller puts size * bound on +inf, an optimistic one subtracts it from every mass.
 
     Args:
-      pair: a pair from ``dplearn.privacy_loss`` (Laplace, Gaussian, discrete Laplace) or
-        a ``ComposedPair``.
-      grid_width: h > 0, the spacing of the loss grid.
-      pessimistic: round losses up (True: delta is an upper bound) or down (False: a
-        lower bound).
-      tail_mass: the probability that may be cut from each end of an unbounded loss
-        (Gaussian) and after each composition, in (0, 1e-3]; cut mass goes to +inf
-        (pessimistic) or is dropped (optimistic).
-      connect_dots: for a pessimistic PLD, instead of rounding each loss up, take the
-        grid PLD whose delta equals the exact delta at every grid point and is linear in
-        e^epsilon in between (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the
-        dots: tighter discrete approximations of privacy loss distributions", 2022; the
-        default of dp_accounting). Still an upper bound (delta is convex in e^epsilon),
-        about twice as tight.
+      masses: the masses a transform returned (n of them), before any is changed.
 
     Returns:
-      A ``PrivacyLossDistribution``.
+      The bound, a float >= 0.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
-    grid_width, tail_mass = _pld_options(grid_width, pessimistic, tail_mass, connect_dots)
-    return _pld(_single_release_law(pair), grid_width, pessimistic, tail_mass, connect_dots)
+    return _fft.round_off(masses)
 
 
-def _pld_options(grid_width, pessimistic, tail_mass, connect_dots):
-    """The checked grid_width and tail_mass of ``pld`` (ValueError naming a bad one)."""
-    grid_width = checked_positive("grid_width", grid_width)
-    # Beyond these the grid's own arithmetic (points = range / h, losses = i * h) leaves
-    # the floats; every useful grid lies far inside (the size limit refuses fine ones).
-    if not 1e-100 <= grid_width <= 1e100:
-        raise ValueError(f"grid_width must lie in [1e-100, 1e100], got {grid_width!r}")
-    if not isinstance(pessimistic, bool | np.bool_):
-        raise ValueError(f"pessimistic must be True or False, got {pessimistic!r}")
-    tail_mass = checked_positive("tail_mass", tail_mass)
-    if tail_mass > 1e-3:
-        raise ValueError(f"tail_mass must be <= 1e-3, got {tail_mass!r}")
-    if not isinstance(connect_dots, bool | np.bool_):
-        raise ValueError(f"connect_dots must be True or False, got {connect_dots!r}")
-    return grid_width, tail_mass
+def clear_spectrum_cache():
+    """Drop the transforms kept on every PLD (for cold benchmarks).
 
+    ``composed_window`` keeps each PLD's transform for the next k; after this call the
+    next composition of every PLD transforms it again.
 
-def _pld(composed, grid_width, pessimistic, tail_mass, connect_dots):
-    """``pld`` of the law ``composed`` (a ``LossLaw``: a ComposedPair or _OneLaplace),
-    options checked."""
-    if pessimistic and connect_dots:
-        return _connect_the_dots(composed, grid_width, tail_mass)
-    low, high = composed.continuous_range(tail_mass)
-    values, atom_masses = composed.loss_atoms
-    points = [values]
-    if np.isfinite(low):
-        points.append(np.array([low, high]))
-    points = np.concatenate(points)
-    lowest = int(math.floor(points.min() / grid_width)) - 1
-    highest = int(math.ceil(points.max() / grid_width)) + 1
-    size = highest - lowest + 1
-    _check_size(size)
-    grid = (lowest + np.arange(size)) * grid_width
-    masses = np.zeros(size)
-    infinity = 0.0
-    # Atoms: each to its grid neighbour above (pessimistic) or below (optimistic).
-    if values.size:
-        index = _grid_index(values, grid_width, lowest, up=pessimistic)
-        np.add.at(masses, index, atom_masses)
-    if np.isfinite(low):
-        # The continuous part, cell by cell: (grid[i-1], grid[i]] goes to grid[i] when
-        # rounding up, [grid[i], grid[i+1]) to grid[i] when rounding down.
-        edges = np.minimum(np.maximum(grid, low), high)
-        cells = composed.cell_masses(edges)
-        # Beyond [low, high] (a cut range): nothing for one Laplace release.
-        beyond = composed.tails_cut
-        if pessimistic:
-            masses[1:] += cells
-            if beyond:
-                masses[0] += float(composed.continuous_cdf(np.array(low)))
-                infinity += float(composed.continuous_exceeds(np.array(high)))
-        else:
-            masses[:-1] += cells
-            if beyond:
-                top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
-                masses[top] += float(composed.continuous_exceeds(np.array(high)))
-    keep = np.flatnonzero(masses > 0)
-    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
-    return PrivacyLossDistribution(
-        grid_width, lowest + first, masses[first : last + 1], infinity, pessimistic, tail_mass
-    )
-
-
-def _single_release_law(pair):
-    """The law ``pld`` discretises: a Laplace release in closed form, else the composed pair."""
-    if isinstance(pair, ComposedPair):
-        return pair
-    if isinstance(pair, privacy_loss.LaplaceNoise) and pair.max_loss <= LAPLACE_MAX_EPSILON0:
-        return _OneLaplace(pair.max_loss)
-    return compose(pair, 1)
-
-
-class _OneLaplace(LossLaw):
-    """One Laplace release of epsilon0, with what ``pld`` needs in closed form (the
-    ``LossLaw`` interface but ``exceeds``, ``exceeds_d2`` and the quantiles, which ``pld``
-    does not use).
-
-    With W = (epsilon0 - L) / (2 epsilon0) in [0, 1] (as in ``ComposedLaplace``): atoms
-    1/2 at L = epsilon0 and e^-epsilon0 / 2 at L = -epsilon0, and in between W has density
-    (epsilon0 / 2) e^(-epsilon0 w), so that the continuous part has P[L > t] =
-    (1 - e^(-epsilon0 x)) / 2 and P[L <= t] = (e^(-epsilon0 x) - e^-epsilon0) / 2 at
-    x = (epsilon0 - t) / (2 epsilon0), and delta(t) = 1 - e^(-epsilon0 x) = 1 - e^((t -
-    epsilon0) / 2) on [-epsilon0, epsilon0] (1 - e^t below, 0 above).
+    Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
-
-    continuous_median = 0.0
-    tails_cut = False
-
-    def __init__(self, epsilon0):
-        self.epsilon0 = epsilon0
-        self.loss_atoms = (
-            np.array([epsilon0, -epsilon0]),
-            np.array([0.5, 0.5 * math.exp(-epsilon0)]),
-        )
-
-    def continuous_range(self, tail_mass):
-        return -self.epsilon0, self.epsilon0
-
-    def _w(self, t):
-        w = (self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
-        return np.minimum(np.maximum(w, 0.0), 1.0)
-
-    def cell_masses(self, edges):
-        """P[a < L <= b] of the continuous part for each pair of neighbouring (sorted)
-        edges in [-epsilon0, epsilon0]: e^(-e0 w_b) (1 - e^(-(b - a) / 2)) / 2, with no
-        difference of nearly equal numbers."""
-        low, high = edges[:-1], edges[1:]
-        return -0.5 * np.exp(-self.epsilon0 * self._w(high)) * np.expm1(0.5 * (low - high))
-
-    def continuous_exceeds(self, t):
-        return -0.5 * np.expm1(-self.epsilon0 * self._w(t))
-
-    def continuous_cdf(self, t):
-        # Summed from the bottom: e^(-e0 w) (1 - e^(-e0 (1 - w))) / 2, no cancellation.
-        w = self._w(t)
-        return -0.5 * np.exp(-self.epsilon0 * w) * np.expm1(-self.epsilon0 * (1.0 - w))
-
-    def hockey(self, t):
-        t = np.asarray(t, dtype=float)
-        inside = -np.expm1(-self.epsilon0 * self._w(t))
-        return np.where(t < -self.epsilon0, -np.expm1(np.minimum(t, 0.0)), inside)
+    _fft.forget_spectra()
 
 
-def _connect_the_dots(composed, grid_width, tail_mass):
-    """The pessimistic grid PLD whose delta is the exact one at each grid loss L_i = i h.
-
-    With d_i = delta(L_i) and D_i = d_(i+1) - d_i, a grid PLD has delta linear in
-    y = e^epsilon between grid points with slope -sum_(j > i) p_j e^(-L_j); matching the
-    d_i gives p_i = (D_i - e^h D_(i-1)) / (e^h - 1) inside, p_top = -e^h D_(top-1) /
-    (e^h - 1), +inf mass d_top, and the lowest point takes the rest, so that delta
-    follows the chord to (y = 0, delta = 1) below the grid.
-    """
-    values, _ = composed.loss_atoms
-    low, high = composed.continuous_range(tail_mass)
-    ends = [values.min(), values.max()] if values.size else []
-    if np.isfinite(low):
-        ends += [low, high]
-    lowest = int(math.floor(min(ends) / grid_width))
-    highest = int(math.ceil(max(ends) / grid_width))
-    size = highest - lowest + 1
-    _check_size(size)
-    if size < 2:
-        lowest, size = lowest - 1, 2
-    losses = (lowest + np.arange(size)) * grid_width
-    exact = composed.hockey(losses)
-    exact = np.minimum(np.maximum(np.where(np.isnan(exact), 0.0, exact), 0.0), 1.0)
-    exact = np.minimum.accumulate(exact)  # delta never increases with epsilon
-    steps = np.diff(exact)  # D_i <= 0
-    growth = math.expm1(grid_width)
-    masses = np.empty(size)
-    masses[1:-1] = (steps[1:] - math.exp(grid_width) * steps[:-1]) / growth
-    masses[-1] = -math.exp(grid_width) * steps[-1] / growth
-    masses = np.maximum(masses, 0.0)
-    infinity = float(exact[-1])
-    masses[0] = max(1.0 - infinity - masses[1:].sum(), 0.0)
-    keep = np.flatnonzero(masses > 0)
-    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
-    return PrivacyLossDistribution(
-        grid_width, lowest + first, masses[first : last + 1], infinity, True, tail_mass
-    )
-
-
-def _grid_index(values, grid_width, lowest, *, up):
-    """Index (from ``lowest``) of the grid point at or above (up) / below each value."""
-    if values.size <= 4:  # the atoms of one release: the same arithmetic, without arrays
-        return np.array(
-            [_one_grid_index(float(value), grid_width, up) - lowest for value in values.ravel()],
-            dtype=np.int64,
-        ).reshape(values.shape)
-    raw = np.ceil(values / grid_width) if up else np.floor(values / grid_width)
-    if up:
-        raw = np.where(raw * grid_width < values, raw + 1, raw)
-        raw = np.where((raw - 1) * grid_width >= values, raw - 1, raw)
-    else:
-        raw = np.where(raw * grid_width > values, raw - 1, raw)
-        raw = np.where((raw + 1) * grid_width <= values, raw + 1, raw)
-    return raw.astype(np.int64) - lowest
-
-
-def _one_grid_index(value, grid_width, up):
-    raw = math.ceil(value / grid_width) if up else math.floor(value / grid_width)
-    if up:
-        raw = raw + 1 if raw * grid_width < value else raw
-        raw = raw - 1 if (raw - 1) * grid_width >= value else raw
-    else:
-        raw = raw - 1 if raw * grid_width > value else raw
-        raw = raw + 1 if (raw + 1) * grid_width <= value else raw
-    return raw
+# ----------------------------------------------------------------------------------------
+# Both roundings at once: the bracket
+# ----------------------------------------------------------------------------------------
 
 
 class PLDBracket:
@@ -631,8 +610,14 @@ class PLDBracket:
 
 
 def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
-    """Optimistic and pessimistic PLDs of k releases of ``pair`` on a grid of width h
-    (``connect_dots``: as in ``pld``, for the pessimistic one).
+    """Optimistic and pessimistic PLDs of k releases of ``pair`` on a grid of width h.
+
+    Args:
+      pair: a pair, as for ``pld``.
+      k: the number of releases, an int >= 1.
+      grid_width: h > 0, the spacing of the loss grid.
+      tail_mass: as for ``pld``.
+      connect_dots: as in ``pld``, for the pessimistic one.
 
     Returns:
       A ``PLDBracket`` (``.optimistic``, ``.pessimistic``, ``.delta``, ``.epsilon_for_delta``).
@@ -642,8 +627,8 @@ def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
     k = checked_k(k)
     grid_width, tail_mass = _pld_options(grid_width, True, tail_mass, connect_dots)
     law = _single_release_law(pair)
-    optimistic = _pld(law, grid_width, False, tail_mass, False)
-    pessimistic = _pld(law, grid_width, True, tail_mass, connect_dots)
+    optimistic = _rounded(law, grid_width, False, tail_mass, False)
+    pessimistic = _rounded(law, grid_width, True, tail_mass, connect_dots)
     return PLDBracket(*_self_compose_both(optimistic, pessimistic, k))
 
 
@@ -651,9 +636,9 @@ def _self_compose_both(optimistic, pessimistic, k):
     """Both PLDs of a bracket composed k times, by one transform of a two-row array.
 
     Set on one common grid (zeros where one PLD has no point), the two rows go through
-    the same arithmetic as two separate ``self_compose`` calls, so the same round-off
-    bound holds for each; one batched transform is ~1.5x faster than two (pocketfft runs
-    both rows through its vector lanes together).
+    the same arithmetic as two separate ``self_compose`` calls (``_fft.self_compose_rows``
+    says why that is sound and faster); lengths past the one-shot limit or transformed in
+    long double take two ``self_compose`` calls.
     """
     if k == 1:
         return optimistic, pessimistic
@@ -666,18 +651,12 @@ def _self_compose_both(optimistic, pessimistic, k):
         - lowest
     )
     size = k * (width - 1) + 1
-    length = _fft_length(size)
-    if size > _ONE_SHOT_POINTS or _transform_dtype(length) is not np.float64:
+    length = _fft.fft_length(size)
+    if size > _ONE_SHOT_POINTS or _fft.extended(length):
         return optimistic.self_compose(k), pessimistic.self_compose(k)
-    rows, spectrum, power, output = _workspace(length)
-    rows.fill(0.0)
-    for row, distribution in zip(rows, (optimistic, pessimistic), strict=True):
-        start = distribution.lowest_index - lowest
-        row[start : start + distribution.masses.size] = distribution.masses
-    # The transforms write into the given arrays: no fresh pages to fault in on every call.
-    _transform(rows, length, out=power)
-    _integer_power(power, k, out=spectrum)
-    _inverse(spectrum, length, out=output)
+    both = (optimistic, pessimistic)
+    rows = [(distribution.lowest_index - lowest, distribution.masses) for distribution in both]
+    composed = _fft.self_compose_rows(rows, k, length)
     return tuple(
         distribution._truncated(
             k * lowest,
@@ -685,30 +664,67 @@ def _self_compose_both(optimistic, pessimistic, k):
             -math.expm1(k * math.log1p(-distribution.infinity_mass)),
             scratch=True,
         )
-        for row, distribution in zip(output[:, :size], (optimistic, pessimistic), strict=True)
+        for row, distribution in zip(composed[:, :size], both, strict=True)
     )
 
 
-_WORKSPACE = threading.local()
+# ----------------------------------------------------------------------------------------
+# The law of one Laplace release, in closed form
+# ----------------------------------------------------------------------------------------
 
 
-#: Longest transform whose work arrays are kept between brackets (4 arrays of 2 x 2**16
-#: doubles, 4 MB); longer ones are allocated each time.
-_WORKSPACE_MAX_LENGTH = 2**16
+class _OneLaplace(LossLaw):
+    """One Laplace release of epsilon0, with what ``pld`` needs in closed form.
 
+    The ``LossLaw`` interface but ``exceeds``, ``exceeds_d2`` and the quantiles, which
+    ``pld`` does not use. With W = (epsilon0 - L) / (2 epsilon0) in [0, 1] (as in
+    ``ComposedLaplace``): atoms 1/2 at L = epsilon0 and e^-epsilon0 / 2 at L = -epsilon0,
+    and in between W has density (epsilon0 / 2) e^(-epsilon0 w), so that the continuous
+    part has P[L > t] = (1 - e^(-epsilon0 x)) / 2 and P[L <= t] = (e^(-epsilon0 x) -
+    e^-epsilon0) / 2 at x = (epsilon0 - t) / (2 epsilon0), and delta(t) = 1 - e^(-epsilon0
+    x) = 1 - e^((t - epsilon0) / 2) on [-epsilon0, epsilon0] (1 - e^t below, 0 above).
+    """
 
-def _workspace(length):
-    """Work arrays of this thread for a two-row transform of ``length`` (reused)."""
-    kept = getattr(_WORKSPACE, "arrays", None)
-    if kept is not None and kept[0].shape[1] == length:
-        return kept
-    half = length // 2 + 1
-    arrays = (
-        np.empty((2, length)),
-        np.empty((2, half), dtype=complex),
-        np.empty((2, half), dtype=complex),
-        np.empty((2, length)),
-    )
-    if length <= _WORKSPACE_MAX_LENGTH:
-        _WORKSPACE.arrays = arrays
-    return arrays
+    continuous_median = 0.0
+    tails_cut = False
+
+    def __init__(self, epsilon0):
+        self.epsilon0 = epsilon0
+        self.loss_atoms = (
+            np.array([epsilon0, -epsilon0]),
+            np.array([0.5, 0.5 * math.exp(-epsilon0)]),
+        )
+
+    def continuous_range(self, tail_mass):
+        """[-epsilon0, epsilon0], whatever tail_mass: nothing lies beyond."""
+        return -self.epsilon0, self.epsilon0
+
+    def _w(self, t):
+        """W = (epsilon0 - t) / (2 epsilon0), clipped to [0, 1]."""
+        w = (self.epsilon0 - np.asarray(t, dtype=float)) / (2.0 * self.epsilon0)
+        return np.minimum(np.maximum(w, 0.0), 1.0)
+
+    def cell_masses(self, edges):
+        """P[a < L <= b] of the continuous part for neighbouring (sorted) edges a, b.
+
+        For edges in [-epsilon0, epsilon0]: e^(-e0 w_b) (1 - e^(-(b - a) / 2)) / 2, with no
+        difference of nearly equal numbers.
+        """
+        low, high = edges[:-1], edges[1:]
+        return -0.5 * np.exp(-self.epsilon0 * self._w(high)) * np.expm1(0.5 * (low - high))
+
+    def continuous_exceeds(self, t):
+        """P[L > t] of the continuous part: (1 - e^(-e0 w)) / 2."""
+        return -0.5 * np.expm1(-self.epsilon0 * self._w(t))
+
+    def continuous_cdf(self, t):
+        """P[L <= t] of the continuous part, summed from the bottom (no cancellation)."""
+        # e^(-e0 w) (1 - e^(-e0 (1 - w))) / 2.
+        w = self._w(t)
+        return -0.5 * np.exp(-self.epsilon0 * w) * np.expm1(-self.epsilon0 * (1.0 - w))
+
+    def hockey(self, t):
+        """delta(t) for any real t: 1 - e^((t - e0) / 2) inside, 1 - e^t below, 0 above."""
+        t = np.asarray(t, dtype=float)
+        inside = -np.expm1(-self.epsilon0 * self._w(t))
+        return np.where(t < -self.epsilon0, -np.expm1(np.minimum(t, 0.0)), inside)
