@@ -201,11 +201,11 @@ PUBLIC_CALLABLES = public_callables()
     "name, function", PUBLIC_CALLABLES, ids=[name for name, _ in PUBLIC_CALLABLES]
 )
 def test_rng_and_size_are_keywords(name, function):
-    """rng is keyword-only; size too, and None by default gives one draw (numpy's rule)."""
+    """rng is keyword-only; a sampler's size too, and None gives one draw (numpy's rule)."""
     parameters = signature(function)
     if "rng" in parameters:
         assert parameters["rng"].kind is inspect.Parameter.KEYWORD_ONLY, f"{name}: rng"
-    if "size" in parameters:
+    if "size" in parameters and "rng" in parameters:  # a sampler's size, not a window's
         assert parameters["size"].kind is inspect.Parameter.KEYWORD_ONLY, f"{name}: size"
         assert parameters["size"].default is None, f"{name}: size=None gives one draw"
 

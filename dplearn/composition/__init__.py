@@ -47,9 +47,7 @@ Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.i
 13-answer-many-queries-for-the-price-of-few.ipynb
 """
 
-import sys
-
-from dplearn.composition import _laplace, exact
+from dplearn.composition import _fft, _laplace, exact
 from dplearn.composition.bounds import (
     OPTIMAL_MAX_K,
     advanced,
@@ -142,4 +140,4 @@ __all__ = [
 # cold start. (Here the names ``pld`` and ``tradeoff`` are the functions, not their modules.)
 _PIECES = _laplace.PIECES
 _compose_cached = exact._compose_cached
-_WORKSPACE = sys.modules[f"{__name__}.pld"]._WORKSPACE
+_WORKSPACE = _fft.WORKSPACE

@@ -56,9 +56,6 @@ __all__ = [
 PLD_MAX_POINTS = 2**23
 #: Largest k-fold support composed by one power; beyond it, by repeated squaring.
 _ONE_SHOT_POINTS = 2**21
-# The work arrays of the bracket's transforms, under the name by which ``composition``
-# hands them to the benchmarks.
-_WORKSPACE = _fft.WORKSPACE
 
 
 # ----------------------------------------------------------------------------------------
