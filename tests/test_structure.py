@@ -235,3 +235,193 @@ def test_notebooks_reach_figures_one_way(path):
         assert len(parts) == 3 and parts[0] == "figures", f"{path.name}: explore({call}(...))"
         module = importlib.import_module(f"dplearn.figures.{parts[1]}")
         assert inspect.isclass(getattr(module, parts[2])), call
+
+
+# Indexes that cannot drift ---------------------------------------------------------------
+
+
+def test_figure_catalogue_is_up_to_date():
+    """docs/figures.md gives every registered figure its class and core functions."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import figure_catalogue
+    finally:
+        sys.path.pop(0)
+    from dplearn.figures import explorers
+
+    text = figure_catalogue.CATALOGUE.read_text(encoding="utf-8")
+    assert figure_catalogue.render(text, explorers.load_all()) == text, (
+        "run python tools/figure_catalogue.py"
+    )
+
+
+def test_catalogue_rows_lead_to_their_class_and_core():
+    """Each row's class is the registered one and names a real figure; each core name exists."""
+    from dplearn.figures import explorers
+
+    registry = explorers.load_all()
+    rows = re.findall(
+        r"^\| ([A-Z]+-[A-Z0-9]+) \| (\d\d) \| `figures\.(\w+)\.(\w+)` \| ([^|]*) \|",
+        (ROOT / "docs" / "figures.md").read_text(encoding="utf-8"),
+        re.M,
+    )
+    assert [row[0] for row in rows] == list(registry)
+    for figure_id, _lesson, module, name, core in rows:
+        cls = getattr(importlib.import_module(f"dplearn.figures.{module}"), name)
+        assert cls is registry[figure_id], figure_id
+        for dotted in re.findall(r"`([\w.]+)`", core):
+            parent, _, attribute = dotted.rpartition(".")
+            assert layer(f"dplearn.{parent}") == 0, dotted
+            assert hasattr(importlib.import_module(f"dplearn.{parent}"), attribute), dotted
+
+
+def taught_in(path):
+    """The lesson numbers a module's docstring names after "Taught in:"."""
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    _, _, taught = docstring.partition("Taught in:")
+    return sorted(set(re.findall(r"\b(\d\d)-[\w-]+\.ipynb", taught)))
+
+
+def index_entries():
+    """{module: lessons text} of the package docstring's "- ``name``: ... (lessons ...)." lines."""
+    import dplearn
+
+    text = re.sub(r"\n  ", " ", dplearn.__doc__)
+    return {
+        match["name"]: match["lessons"]
+        for match in re.finditer(
+            r"^- ``(?P<name>\w+)``(?: \(a package\))?: .*\((?P<lessons>lessons? [\d, ]+|every "
+            r"lesson)\)\.$",
+            text,
+            re.M,
+        )
+    }
+
+
+def test_package_index_lists_every_public_module_with_its_lessons():
+    public = {
+        name.split(".")[1]: path
+        for name, path in package_modules().items()
+        if name.count(".") == 1 and not name.split(".")[1].startswith("_")
+    }
+    entries = index_entries()
+    assert sorted(entries) == sorted(public), "dplearn/__init__.py's index and the package differ"
+    for name, lessons in entries.items():
+        if lessons == "every lesson":
+            continue
+        assert re.findall(r"\d\d", lessons) == taught_in(public[name]), name
+    import dplearn
+
+    for name in package_modules():
+        short = name.split(".")[-1]
+        if name.count(".") == 1 and short.startswith("_"):
+            assert f"``{short}``" in dplearn.__doc__, f"{name}: say what it is for in the index"
+
+
+def layout_paths():
+    """The files and folders README's Layout names, as paths, with its lessonNN.py pattern."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    paths, stack = set(), []
+    for line in block.splitlines():
+        match = re.match(r"^( *)(\S+)", line)
+        if not match or not re.search(r"[\w*]\.(py|npz)$|/$", match[2]):
+            continue
+        depth = len(match[1]) // 2
+        stack = stack[:depth]
+        name = match[2]
+        paths.add("/".join([*stack, name.rstrip("/")]))
+        if name.endswith("/"):
+            stack.append(name.rstrip("/"))
+    return paths
+
+
+def test_readme_layout_names_every_module_and_only_real_ones():
+    listed = layout_paths()
+    modules = {
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if "__pycache__" not in path.parts and path.name != "__init__.py"
+    }
+    banks = {path for path in modules if re.fullmatch(r"dplearn/exercises/lesson\d\d\.py", path)}
+    assert "dplearn/exercises/lessonNN.py" in listed
+    missing = sorted(modules - banks - listed)
+    assert not missing, f"README's Layout leaves out: {missing}"
+    for path in listed - {"dplearn/exercises/lessonNN.py"}:
+        assert (ROOT / path).exists(), f"README's Layout names {path}, which does not exist"
+
+
+# One docstring template -------------------------------------------------------------------
+
+SECTIONS = ("Args:", "Returns:", "Raises:", "Yields:", "Attributes:", "Example:", "Examples:")
+SECTIONS += ("Note:", "Taught in:")
+
+
+def public_definitions():
+    """(where, name, node) of every public function, class and method of the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(ROOT).as_posix()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+                yield where, node.name, node
+                if isinstance(node, ast.ClassDef):
+                    for child in node.body:
+                        if isinstance(child, ast.FunctionDef) and not child.name.startswith("_"):
+                            yield where, f"{node.name}.{child.name}", child
+
+
+def template_problems(node):
+    """What a docstring lacks of the template: one summary line, known sections, real Args."""
+    docstring = ast.get_docstring(node)
+    if not docstring:
+        return ["no docstring"]
+    lines = docstring.splitlines()
+    problems = []
+    if len(lines) > 1 and lines[1].strip():
+        problems.append("the summary runs over more than one line")
+    if not lines[0].rstrip().endswith((".", ":", "?")):
+        problems.append("the summary is not a sentence")
+    for line in lines[1:]:
+        heading = re.fullmatch(r"([A-Z][a-z]+(?: [a-z]+)?):", line.strip())
+        if heading and line == line.lstrip() and f"{heading[1]}:" not in SECTIONS:
+            problems.append(f"unknown section {heading[1]!r}")
+    if isinstance(node, ast.FunctionDef) and "Args:" in lines:
+        arguments = node.args
+        names = {
+            argument.arg
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        }
+        names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+        block = lines[lines.index("Args:") + 1 :]
+        for line in block:
+            if line and not line.startswith(" "):
+                break
+            entry = re.match(r"^  (\w[\w, ]*):", line)
+            if entry:
+                for name in re.split(r",\s*", entry[1]):
+                    if name and name not in names:
+                        problems.append(f"Args names {name!r}, not a parameter")
+    return problems
+
+
+def test_every_public_docstring_follows_the_template():
+    found = [
+        f"{where} {name}: {problem}"
+        for where, name, node in public_definitions()
+        for problem in template_problems(node)
+    ]
+    assert not found, "docstrings off the template:\n" + "\n".join(found)
+
+
+def test_the_template_check_finds_problems():
+    tree = ast.parse(
+        'def f(a, *, rng):\n    """Two lines\n    of summary.\n\n    Args:\n      b: no.\n    """\n'
+    )
+    problems = template_problems(tree.body[0])
+    assert "the summary runs over more than one line" in problems
+    assert "Args names 'b', not a parameter" in problems
+    good = ast.parse('def f(a):\n    """One line.\n\n    Args:\n      a: yes.\n    """\n')
+    assert template_problems(good.body[0]) == []

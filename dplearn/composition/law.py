@@ -27,7 +27,8 @@ __all__ = ["Lattice", "LossLaw"]
 class LossLaw:
     """What every law of L offers the other sections (a base class: subclasses override).
 
-    Must supply:
+    Subclasses must supply the following.
+
       loss_atoms: (values, masses), the atoms of L under A(D1) (an attribute or property).
       exceeds(x): P[L > x] under A(D1); exceeds_d2(x): the same under A(D2).
       hockey(x): E[max(0, 1 - e^(x - L))], delta extended to negative x.

@@ -380,6 +380,7 @@ def _lesson11_curve():
 
 
 def lesson11_epsilon(delta=TARGET_DELTA):
+    """The accountant's epsilon at delta of lesson 11's breast cancer run (PLD)."""
     run = auditing.LESSON11_RUN
     return _run_epsilon(run.sampling_rate, run.noise_multiplier, LESSON11_STEPS, delta)
 
