@@ -306,8 +306,10 @@ def test_a_second_check_shows_that_it_ran():
     """Two different wrong answers with the same message: the feedback still changes."""
     box = exercises.load_all()["00.two-releases"].widget()
     box.answer.value = "0.3"
+    box.check_button.click()
     first = box.feedback.value
     box.answer.value = "0.31"
+    box.check_button.click()
     second = box.feedback.value
     assert box.result.status == exercises.NOT_YET
     assert first != second

@@ -12,6 +12,7 @@ Taught in: the "Exercises" section of every lesson notebook.
 
 from __future__ import annotations
 
+import datetime
 import html
 import weakref
 
@@ -100,6 +101,57 @@ def _echo(answer):
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+# Enter and its text leave the browser within one keystroke; a learner takes longer than this
+# to type anything new after pressing Enter.
+_SAME_KEYSTROKE = datetime.timedelta(seconds=0.5)
+
+
+def _sent_together(first, second):
+    """True if two messages' send times (None when unknown) fit in one keystroke."""
+    if not isinstance(first, datetime.datetime) or not isinstance(second, datetime.datetime):
+        return True
+    return abs(second - first) <= _SAME_KEYSTROKE
+
+
+class _AnswerField(widgets.Text):
+    """The text input, reporting each press of Enter once, with the text it was pressed on.
+
+    With ``continuous_update=False`` the browser sends the typed text when Enter is pressed
+    and when the field loses focus, which a press of Check also causes: the text alone is
+    therefore not a press. Enter sends its own message, and the text just after it, in the
+    same keystroke, if the text changed since it was last sent; otherwise only the message.
+    So Enter runs the check at once, and a text that arrives with that keystroke runs it
+    again under the same count.
+
+    Args:
+      on_enter: called as ``on_enter(text_followed)``: False when Enter is pressed, True
+        when the text that Enter sent arrives just after.
+      **kwargs: the ``ipywidgets.Text`` options.
+    """
+
+    def __init__(self, on_enter, **kwargs):
+        super().__init__(**kwargs)
+        self._on_enter = on_enter
+        # The send time of the last message if it was Enter ("unknown" when not stamped).
+        self._enter_sent_at = None
+
+    def _handle_msg(self, msg):
+        data = msg["content"]["data"]
+        sent_at = msg.get("header", {}).get("date", "unknown")
+        enter_sent_at, self._enter_sent_at = self._enter_sent_at, None
+        super()._handle_msg(msg)
+        if data.get("method") == "custom" and data.get("content", {}).get("event") == "submit":
+            self._enter_sent_at = sent_at
+            self._on_enter(False)
+        elif (
+            data.get("method") == "update"
+            and "value" in data.get("state", {})
+            and enter_sent_at is not None
+            and _sent_together(enter_sent_at, sent_at)
+        ):
+            self._on_enter(True)
+
+
 class ExerciseBox(widgets.VBox):
     """The answer box; ``answer`` is the input, ``check_button`` runs the check."""
 
@@ -118,15 +170,14 @@ class ExerciseBox(widgets.VBox):
                 f"{exercise.signature} = …" if exercise.kind == "function" else "your answer"
             )
             # A visible label, which is also the box's accessible name.
-            self.answer = widgets.Text(
+            self.answer = _AnswerField(
+                self._check_on_enter,
                 placeholder=placeholder,
                 description="Your answer",
                 style={"description_width": "initial"},
                 continuous_update=False,
                 layout=widgets.Layout(width="34em"),
             )
-            # Enter (or leaving the box) sends the value: check it, as the button does.
-            self.answer.observe(lambda change: self.run_check(), names="value")
         self.answer.add_class("dplearn-answer")
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.check_button.add_class("dplearn-check")
@@ -163,11 +214,24 @@ class ExerciseBox(widgets.VBox):
         _BOXES.add(self)
 
     def run_check(self):
-        """Checks what the input holds and shows the feedback; returns the ``Result``."""
+        """Checks what the input holds and shows the feedback; returns the ``Result``.
+
+        One press of Check or Enter is one call, and one more in the feedback's count.
+        """
+        self.checks += 1
+        return self._show_check()
+
+    def _check_on_enter(self, text_followed):
+        # Enter's own text, sent just after it, replaces the check that Enter ran: one press.
+        if text_followed:
+            self._show_check()
+        else:
+            self.run_check()
+
+    def _show_check(self):
         result = self.exercise.check(self.answer.value)
         exercises.note_attempt(result)
         mark, colour = _MARKS[result.status]
-        self.checks += 1
         self.feedback.value = (
             f"<span style='color:{colour}'><b>{mark}</b> {html.escape(result.message)}</span>"
             f" <span class='dplearn-check-count' style='color:#57606a'>"
