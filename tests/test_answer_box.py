@@ -30,9 +30,7 @@ def text_sent(box, text, seconds):
 
 
 def enter(box, seconds):
-    box.answer._handle_msg(
-        message({"method": "custom", "content": {"event": "submit"}}, seconds)
-    )
+    box.answer._handle_msg(message({"method": "custom", "content": {"event": "submit"}}, seconds))
 
 
 def click_check(box, seconds):

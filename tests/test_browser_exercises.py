@@ -3,11 +3,12 @@
 For each lesson with an exercise bank, its Voilà page (the lesson's one visit, in
 tests/test_browser.py's test_lesson_in_voila, calls ``check_exercises``): in every answer
 box, enter an anticipated mistake (typed, or the option clicked) and press Check, and see its hint
-(``dplearn-hint-<id>``); enter the reference and see ``dplearn-correct``; press Show
-solution and see the worked solution with its formulas typeset. Before any of that, the
-page shows each box and nothing of its answer cell ("NN.id: No answer yet." is for
-JupyterLab, where the cell can be run). The first such lesson is
-also opened in JupyterLab (Run All), its boxes driven the same way. The servers, the
+(``dplearn-hint-<id>``); enter the reference (by Enter in a text box, then Check on
+the same text) and see ``dplearn-correct``; press Show solution and see the worked
+solution with its formulas typeset, and the feedback count one check per press. Before
+any of that, the page shows each box and nothing of its answer cell ("NN.id: No answer
+yet." is for JupyterLab, where the cell can be run). The first such lesson is also opened
+in JupyterLab (Run All), its boxes driven the same way. The servers, the
 browser and the screenshots are the session's (tests/conftest.py).
 """
 
@@ -44,14 +45,27 @@ def typed(exercise, answer):
     return answer
 
 
-def enter(box, exercise, answer):
-    """Types or chooses answer in one box and presses Check."""
+def enter(box, exercise, answer, key="Check"):
+    """Types or chooses answer in one box and presses Check (or Enter, in a text box)."""
     if exercise.kind == "choice":
         box.locator(".dplearn-answer label", has_text=f"({answer})").first.click()
     else:
         field = box.locator(".dplearn-answer input")
         field.fill(typed(exercise, answer))
+        if key == "Enter":
+            field.press("Enter")
+            return
     box.locator("button.dplearn-check").click()
+
+
+def wait_for_count(box, checks, exercise_id):
+    """Waits until the feedback counts `checks` checks."""
+    count = box.locator(".dplearn-check-count", has_text=f"(check {checks}: ")
+    try:
+        count.wait_for(state="attached", timeout=30_000)
+    except Exception as error:
+        shown = box.locator(".dplearn-feedback").first.inner_text()
+        raise AssertionError(f"{exercise_id}: expected check {checks}; reads {shown!r}") from error
 
 
 def wait_for_feedback(box, css_class, exercise_id, what):
@@ -79,14 +93,24 @@ def drive_box(page, exercise, app=True):
     feedback = wait_for_feedback(box, f"dplearn-hint-{wrong.id}", exercise.id, "a mistake")
     assert "dplearn-incorrect" in feedback.get_attribute("class")
     assert "Not yet" in feedback.inner_text()
+    wait_for_count(box, 1, exercise.id)
+    # One press, one check: the reference by Enter in a text box, then Check on the same text.
     reference = exercise.source if exercise.kind == "function" else exercise.reference()
-    enter(box, exercise, reference)
+    enter(box, exercise, reference, key="Enter")
     feedback = wait_for_feedback(box, "dplearn-correct", exercise.id, "the reference")
     assert "Correct" in feedback.inner_text()
+    presses = 2
+    if exercise.kind != "choice":
+        wait_for_count(box, presses, exercise.id)
+        box.locator("button.dplearn-check").click()
+        presses += 1
     solution_button.click()
     solution = box.locator(".dplearn-solution")
     solution.locator(TYPESET).first.wait_for(state="attached", timeout=30_000)
     assert "Worked solution" in solution.inner_text(), exercise.id
+    # The solution came after every press was handled: the count is final.
+    shown = box.locator(".dplearn-check-count").inner_text()
+    assert shown.startswith(f"(check {presses}: "), f"{exercise.id}: {presses} presses, {shown!r}"
     shown = solution.inner_text()
     if app or not exercise.from_code:
         assert "From code" not in shown, f"{exercise.id}: the app shows the from-code line"
