@@ -10,7 +10,13 @@ choice), the others at the document's setting, drawn by Agg:
   figure, and no line of its axes passes through it (a note's box, or the text's own
   bounding box): an annotation never hides the data it annotates;
 - every slider shows the value the figure uses: the slider built at the value shows it,
-  and what it hands the figure is that value, to the digits its readout shows.
+  and what it hands the figure is that value, to the digits its readout shows;
+- no marker is cut by its axes' edge (a dot at a slider's end sits on the spine): in a
+  clipped marker set (a Line2D's markers, a scatter's points) whose centres all lie in
+  the axes (on the edge at most), every marker lies wholly inside; a set with a centre
+  outside is a curve or a cloud that leaves the axes, cut where it leaves as its line is.
+  A marker drawn unclipped (``clip_on=False``), which shows whole over the spine, has its
+  centre in the axes, on the edge at most.
 
 For the figures of lessons 00, 10 and 11, at the same settings, also:
 
@@ -33,6 +39,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.markers import MarkerStyle  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
@@ -47,6 +54,39 @@ LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD", "SEL",
 #: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
 #: at alpha = 256, sigma = 5 or batch size 16): not yet mended, the rest is checked.
 LEGEND_NOT_YET_CLEAR = ("SGD-2",)
+#: Figures of lessons 12 to 14 whose markers an edge still cuts at some slider's end,
+#: mended with those lessons' pages: "figure:control=end" -> which markers, where.
+MARKERS_CUT_IN_LESSONS_12_14 = {
+    "SEL-2:epsilon=0.05": "the three probability dots on the left spine",
+    "SEL-2:epsilon=10.0": "the three probability dots on the right spine",
+    "SEL-4:k=1": "the four dots at k on the left spine",
+    "SEL-4:k=1000": "the four dots at k on the right spine",
+    "MANY-4:default": "the triangle 'above' on the bottom spine",
+    "MANY-4:epsilon=0.1": "the triangle 'above' on the bottom spine",
+    "MANY-4:epsilon=3.0": "the triangle 'above' on the bottom spine",
+    "MANY-4:queries=1": "the triangle 'above' and the marks on the bottom spine",
+    "MANY-4:queries=50": "the triangle 'above' on the bottom spine",
+    "MIA-1:epsilon=0.1": "the region's mark on the bottom spine",
+    "MIA-1:epsilon=10.0": "the region's mark on the top spine",
+    "MIA-1:false_positive_rate=0.001": "the three marks in the bottom left corner",
+    "MIA-3:false_positive_rate=0.001": "the three marks in the bottom left corner",
+    "MIA-4:default": "the points of both attackers at 0, on the bottom spine",
+    "MIA-4:trials=20": "the points and marks of both attackers at 0, on the bottom spine",
+    "MIA-4:trials=10000": "the points of both attackers at 0, on the bottom spine",
+    "MIA-4:confidence=0.8": "the points of both attackers at 0, on the bottom spine",
+    "MIA-4:confidence=0.999": "the points of both attackers at 0, on the bottom spine",
+    "MIA-5:guesses=10": "the star on the bottom spine",
+    "MIA-5:share_correct=0.5": "the star in the bottom left corner",
+    "MIA-5:share_correct=1.0": "the star on the right spine",
+}
+#: Markers at a slider's end that neither a margin nor ``clip_on=False`` can mend: PLRV-1's
+#: dots at O = 990 or 1011 (a margin puts the output's dotted line under the legend; the
+#: densities peak above the axes at small scales, where an unclipped dot would float).
+MARKERS_CUT_NOT_YET_MENDED = {
+    f"PLRV-1:output{index}={end}": "the output's two dots on the spine"
+    for index in (1, 2, 3)
+    for end in (990.0, 1011.0)
+}
 EXPLORERS = {
     figure_id: cls for figure_id, cls in load_all().items() if figure_id.startswith(LESSON_FIGURES)
 }
@@ -182,6 +222,99 @@ def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params
                 if isinstance(line, Line2D) and id(line) not in own and _line_meets(line, box)
             ]
             assert not crossing, f"{label}: {text!r} in {ax.get_title()!r} is over {crossing}"
+    # Markers against the axes' edges, last: a figure mended elsewhere fails only here.
+    cut = _markers_cut_by_an_edge(explorer, renderer)
+    known = {**MARKERS_CUT_IN_LESSONS_12_14, **MARKERS_CUT_NOT_YET_MENDED}
+    if cut and f"{figure_id}:{label}" in known:
+        pytest.xfail(f"{label}: {cut}")  # as xfail(strict=False) for this check alone
+    assert not cut, f"{label}: markers cut by the axes' edge: {cut}"
+
+
+#: Marker strings that draw nothing.
+NO_MARKER = (None, "None", "none", "", " ")
+
+
+def _marker_boxes(explorer, renderer):
+    """(name, clipped, axes, centres, boxes) for each drawn marker set, in pixels.
+
+    A Line2D puts its marker at every point (no figure uses markevery); a scatter's sizes
+    are areas in points squared. Notes (text drawn as markers) are texts, held to the
+    texts' rules. Names are the explorer's attribute names where it keeps the artist, else
+    the artist's label.
+    """
+    notes = {id(artist) for note in _notes(explorer) for artist in note.artists}
+    names = {}
+    for name, value in vars(explorer).items():
+        for item in value if isinstance(value, list | tuple) else (value,):
+            names.setdefault(id(item), name)
+    points = renderer.points_to_pixels(1.0)
+    for ax in explorer.figure.axes:
+        for line in ax.get_lines():
+            if not line.get_visible() or line.get_alpha() == 0 or id(line) in notes:
+                continue
+            if line.get_marker() in NO_MARKER or line.get_markersize() <= 0:
+                continue
+            assert line.get_markevery() is None, "markevery: mark only the drawn points"
+            style = MarkerStyle(line.get_marker())
+            extent = style.get_path().transformed(style.get_transform()).get_extents()
+            size = line.get_markersize() * points
+            centres = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+            centres = centres[np.all(np.isfinite(centres), axis=1)]
+            boxes = [
+                Bbox([centre + extent.min * size, centre + extent.max * size]) for centre in centres
+            ]
+            name = names.get(id(line), line.get_label())
+            yield name, line.get_clip_on(), ax, centres, boxes
+        for points_drawn in ax.collections:
+            if not isinstance(points_drawn, PathCollection) or not points_drawn.get_visible():
+                continue
+            offsets = np.asarray(points_drawn.get_offsets(), dtype=float)
+            if offsets.size == 0:
+                continue
+            centres = points_drawn.get_offset_transform().transform(offsets)
+            paths, sizes = points_drawn.get_paths(), points_drawn.get_sizes()
+            if not len(sizes):
+                continue
+            centres = centres[np.all(np.isfinite(centres), axis=1)]
+            boxes = []
+            for index, centre in enumerate(centres):
+                extent = paths[index % len(paths)].get_extents()
+                size = np.sqrt(sizes[index % len(sizes)]) * points
+                boxes.append(Bbox([centre + extent.min * size, centre + extent.max * size]))
+            name = names.get(id(points_drawn), points_drawn.get_label())
+            yield name, points_drawn.get_clip_on(), ax, centres, boxes
+
+
+def _markers_cut_by_an_edge(explorer, renderer):
+    """{(marker set, axes title): the edges that cut it}, by the rule of the docstring."""
+    cut = {}
+    for name, clipped, ax, centres, boxes in _marker_boxes(explorer, renderer):
+        axes = ax.bbox
+        outside = [_sides_past(Bbox([centre, centre]), axes) for centre in centres]
+        if clipped and any(outside):
+            continue  # it leaves the axes: cut where it leaves, as a line is
+        for centre_outside, box in zip(outside, boxes, strict=True):
+            if clipped:
+                sides = _sides_past(box, axes)
+            else:  # drawn whole: its centre must be in the axes
+                sides = [f"centre past the {side}" for side in centre_outside]
+            if sides:
+                cut.setdefault((name, ax.get_title()[:40]), set()).update(sides)
+    return {key: sorted(sides) for key, sides in cut.items()}
+
+
+def _sides_past(box, outer, edge=EDGE):
+    """The edges of outer that box passes, by more than edge pixels."""
+    return [
+        side
+        for side, past in (
+            ("left", box.x0 < outer.x0 - edge),
+            ("right", box.x1 > outer.x1 + edge),
+            ("bottom", box.y0 < outer.y0 - edge),
+            ("top", box.y1 > outer.y1 + edge),
+        )
+        if past
+    ]
 
 
 def _note_box(note, renderer):

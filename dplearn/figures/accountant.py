@@ -462,7 +462,11 @@ class TradeOffCurves(_CompositionFigure):
         self.above = tests.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.35, lw=0))
         (self.exact_curve,) = tests.plot([], [], color=EXACT_COLOR, lw=2)
         (self.clt_curve,) = tests.plot([], [], color=CLT_COLOR, lw=1.5, ls="--")
-        (self.alpha_marks,) = tests.plot([], [], "o", color="black", ms=5, ls="none")
+        # (alpha, beta) lies in the unit square, on its edges at the sliders' ends: drawn
+        # whole there (and kept out of the layout).
+        (self.alpha_marks,) = tests.plot(
+            [], [], "o", color="black", ms=5, ls="none", clip_on=False, in_layout=False
+        )
         # The gap strip: CLT beta - exact beta in units of gap_scale, ticks at -1, 0, 1.
         gaps.axhline(0.0, color="0.4", lw=1)
         self.gap_band = gaps.add_patch(Polygon(np.zeros((3, 2)), color=CLT_COLOR, alpha=0.5, lw=0))

@@ -471,7 +471,9 @@ class TwoBadOutputs(_GaussianFigure):
             del index
         self.moving(self.curve, self.epsilon_line, self.band, self.width_weight, self.area_weight)
         upper.set_xscale("log")
-        upper.set_xlim(*self.limits)
+        # A margin beyond x = 1/2, the sliders' end, as below their start: a dot there
+        # shows whole.
+        upper.set_xlim(self.limits[0], self.limits[1] * 1.07)
         upper.set_ylim(0, self.top)
         upper.set_ylabel(r"$e^{\mathcal{L}}$")
         upper.set_title(

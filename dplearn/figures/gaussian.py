@@ -89,8 +89,14 @@ class GaussianCalibration(Explorer):
         (self.analytic_line,) = sigma_ax.plot(
             [], [], color="C3", label=r"analytic $\sigma$ (exact)"
         )
-        (self.classic_dot,) = sigma_ax.plot([], [], "o", color=D1_COLOUR)
-        (self.analytic_dot,) = sigma_ax.plot([], [], "o", color="C3")
+        # The dots mark the slider's epsilon, which reaches the axes' ends: drawn whole
+        # there, and kept out of the layout, which they would otherwise widen.
+        (self.classic_dot,) = sigma_ax.plot(
+            [], [], "o", color=D1_COLOUR, clip_on=False, in_layout=False
+        )
+        (self.analytic_dot,) = sigma_ax.plot(
+            [], [], "o", color="C3", clip_on=False, in_layout=False
+        )
         self.sigma_crossing = sigma_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
         sigma_ax.set_ylim(1e-3, 1e4)
         sigma_ax.set_ylabel(r"$\sigma$")
@@ -105,7 +111,9 @@ class GaussianCalibration(Explorer):
         waste_ax.text(0.06, 27.0, "above 1: more noise than needed", fontsize=9, va="top")
         waste_ax.text(0.06, 0.33, "below 1: too little noise", fontsize=9, va="bottom")
         (self.waste_line,) = waste_ax.plot([], [], color="black", lw=1.8)
-        (self.waste_dot,) = waste_ax.plot([], [], "o", color="black")
+        (self.waste_dot,) = waste_ax.plot(
+            [], [], "o", color="black", clip_on=False, in_layout=False
+        )
         self.waste_crossing = waste_ax.axvline(1.0, color="black", linestyle=":", linewidth=1.2)
         waste_ax.set_ylim(0.3, 30.0)
         # Plain ratios: powers of ten alone leave the curve's 1.1 to 2 unreadable.
@@ -126,7 +134,9 @@ class GaussianCalibration(Explorer):
             ls="--",
             label=r"promised $\delta$",
         )
-        (self.exact_dot,) = delta_ax.plot([], [], "o", color=D1_COLOUR)
+        (self.exact_dot,) = delta_ax.plot(
+            [], [], "o", color=D1_COLOUR, clip_on=False, in_layout=False
+        )
         self.delta_crossing = delta_ax.axvline(
             1.0, color="black", linestyle=":", linewidth=1.2, label="where it starts to break"
         )
@@ -261,8 +271,14 @@ class DimensionNoise(Explorer):
         (self.classic_line,) = line_ax.plot(
             [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label=r"Gaussian, classic $\sigma$"
         )
-        (self.laplace_dot,) = line_ax.plot([], [], "o", color=LAPLACE_COLOUR)
-        (self.gauss_dot,) = line_ax.plot([], [], "o", color=GAUSSIAN_COLOUR)
+        # At the slider's dimension, which reaches the axes' ends: drawn whole there (and
+        # kept out of the layout).
+        (self.laplace_dot,) = line_ax.plot(
+            [], [], "o", color=LAPLACE_COLOUR, clip_on=False, in_layout=False
+        )
+        (self.gauss_dot,) = line_ax.plot(
+            [], [], "o", color=GAUSSIAN_COLOUR, clip_on=False, in_layout=False
+        )
         self.crossover_line = line_ax.axvline(
             1.0,
             color="black",

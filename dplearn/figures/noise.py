@@ -255,8 +255,17 @@ class OneDimensionalQuery(_SeededExplorer):
                 label=f"{self.experiments} simulated experiments",
             )
         )
+        # Probabilities of 0 and 1 lie on the axes' bottom and top: drawn whole there (and
+        # kept out of the layout).
         (self._pmf,) = count_axes.plot(
-            [], [], "o", color=EXACT_COLOR, ms=4, label="exact binomial probability"
+            [],
+            [],
+            "o",
+            color=EXACT_COLOR,
+            ms=4,
+            label="exact binomial probability",
+            clip_on=False,
+            in_layout=False,
         )
         self.moving(self._pmf)
         self._shown = self.moving(

@@ -347,7 +347,8 @@ class LaplaceDensities(_LaplaceOutputs):
             self.moving(stem, dots, label)
         self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
-        ax.set_ylim(0, 1.2)
+        # A margin below 0: a dot at a density near 0 shows whole.
+        ax.set_ylim(-0.03, 1.2)
         ax.set_xlabel(r"output $O$ of the noisy count")
         ax.set_ylabel("density")
         ax.set_title(

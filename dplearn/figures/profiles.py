@@ -281,7 +281,8 @@ class EpsilonAgainstReleases(_CompositionFigure):
             self.marks,
             *self.note.artists,
         )
-        ax.set_xlim(1, 1000)
+        # A margin beyond k = 1 and k = 1000, the slider's ends: a dot there shows whole.
+        ax.set_xlim(1 / 1.05, 1000 * 1.05)
         ax.set_ylim(1e-3, 5e3)
         ax.set_xlabel(r"number of releases $k$")
         ax.set_ylabel(r"$\varepsilon$ at $\delta$")

@@ -402,8 +402,14 @@ class RenyiDivergences(Explorer):
         (self.best,) = right.plot([], [], "*", color=RDP_COLOR, ms=13, mec="black", mew=0.6)
         (self.here,) = right.plot([], [], "o", color=MARK_COLOR, ms=6)
         (self.here_line,) = right.plot([], [], color=MARK_COLOR, ls=":", lw=1)
-        (self.right_below,) = right.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
-        (self.right_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
+        # At the axis' foot or head, at an order that reaches the axes' left end: whole
+        # there, and left out of the layout, which they would otherwise widen.
+        (self.right_below,) = right.plot(
+            [], [], "v", color=MARK_COLOR, ms=7, ls="none", clip_on=False, in_layout=False
+        )
+        (self.right_above,) = right.plot(
+            [], [], "^", color=MARK_COLOR, ms=7, ls="none", clip_on=False, in_layout=False
+        )
         right.set_ylim(*self.epsilon_limits)
         right.set_xlabel(r"order $\alpha$")
         right.set_ylabel(r"$\varepsilon$ at $\delta$ from this order")
