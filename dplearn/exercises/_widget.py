@@ -107,7 +107,7 @@ _SAME_KEYSTROKE = datetime.timedelta(seconds=0.5)
 
 
 def _sent_together(first, second):
-    """True if two messages' send times (None when unknown) fit in one keystroke."""
+    """True if two messages' send times fit in one keystroke, or if either is unknown."""
     if not isinstance(first, datetime.datetime) or not isinstance(second, datetime.datetime):
         return True
     return abs(second - first) <= _SAME_KEYSTROKE
