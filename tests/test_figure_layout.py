@@ -1,4 +1,4 @@
-"""What a reader sees of each figure of lessons 00-13 at the ends of every slider.
+"""What a reader sees of each figure of lessons 00-14 at the ends of every slider.
 
 For every control of every figure at its minimum and its maximum (every option of a
 choice), the others at the document's setting, drawn by Agg:

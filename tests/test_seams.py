@@ -3,7 +3,8 @@
 What one module offers another (``accounting.dp_sgd_pld``, a PLD's ``hockey_stick``,
 ``renyi.epsilon_from_rdp``, the subsampled directions' ``base_loss``, the Gaussian's terms
 for solvers, ``privacy_loss.atoms_log_delta`` and the shared checks of ``_validation``) is
-public API: these tests hold each to its definition, by mpmath at 50 digits (MPMATH_DIGITS) or brute force.
+public API: these tests hold each to its definition, by mpmath at 50 digits
+(MPMATH_DIGITS) or brute force.
 """
 
 import math
