@@ -516,3 +516,20 @@ def test_mia3_curve_is_the_attackers_own_pair_by_many_runs():
             figures.auditing.lesson11_curve_at, alpha, 40000, 0.999
         )
         assert low <= rate <= high, (alpha, rate, low, high)
+
+
+def test_loss_threshold_scores_are_minus_each_examples_loss():
+    data = black_box._breast_cancer()
+    weights = np.random.default_rng(1412).standard_normal(data.dimension)
+    scores = auditing.loss_threshold_scores(weights, data)
+    assert scores.members.size == data.size
+    assert scores.non_members.size == data.test_labels.size
+    # Their means are lesson 11's loss, each example's by the definition written out.
+    assert -scores.members.mean() == pytest.approx(
+        training.logistic_loss(weights, data.train_features, data.train_labels), rel=1e-12
+    )
+    x, y = data.test_features[3], data.test_labels[3]
+    p = 1 / (1 + math.exp(-(weights @ x)))
+    assert -scores.non_members[3] == pytest.approx(-(y * math.log(p) + (1 - y) * math.log(1 - p)))
+    with pytest.raises(ValueError, match="weights"):
+        auditing.loss_threshold_scores(weights[:-1], data)

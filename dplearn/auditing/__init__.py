@@ -14,8 +14,10 @@ an attack achieved. One module per job (``from dplearn import auditing`` gives t
   ``roc``, ``true_positive_rate_at``, ``sampling_interval``, ``audit_counts``, ``audit``).
 - ``attacks``: seeded attacks on published means and on every step of a DP-SGD run
   (``tracing_scores``, ``gradient_canary_scores``).
-- ``black_box``: the attacker that sees only lesson 11's trained model, its stored scores
-  and the one-run audit (``black_box_canary_scores``, ``one_run_audit``, ``LESSON11_RUN``);
+- ``black_box``: the attacker that sees only lesson 11's trained model, its stored scores,
+  the one-run audit and the loss-threshold attack on the model's own examples
+  (``black_box_canary_scores``, ``one_run_audit``, ``loss_threshold_scores``,
+  ``LESSON11_RUN``);
   ``python -m dplearn.auditing --write-scores`` trains and stores those scores again.
 
 Taught in: 14-attack-the-model.ipynb
@@ -30,6 +32,7 @@ from dplearn.auditing.black_box import (
     OneRunAudit,
     TrainingRun,
     black_box_canary_scores,
+    loss_threshold_scores,
     one_run_audit,
     write_stored_scores,
 )
@@ -75,6 +78,7 @@ __all__ = [
     "write_stored_scores",
     "one_run_audit",
     "OneRunAudit",
+    "loss_threshold_scores",
     "TrainingRun",
     "LESSON11_RUN",
     "BLACK_BOX_SETTING",
