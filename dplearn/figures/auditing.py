@@ -408,8 +408,8 @@ def _lesson11_curve():
 #: curve it interpolates (log-log) between.
 BAND_GRID = np.geomspace(1e-3, 1.0, 90)
 _FINE_GRID = np.geomspace(1e-7, 1.0, 1400)
-#: The band's confidence: 19 times in 20 at each rate.
-BAND_CONFIDENCE = 0.95
+#: The band's confidence: 99 times in 100 at each rate.
+BAND_CONFIDENCE = 0.99
 
 
 @functools.lru_cache(maxsize=1)
@@ -432,7 +432,7 @@ def lesson11_curve_at(false_positive_rates):
 def strongest_range(false_positive_rate, trials=STRONGEST_TRIALS):
     """Where the exact test's empirical TPR at alpha lands from ``trials`` runs of each kind.
 
-    The central 95 % range (``auditing.sampling_interval`` of the run's curve).
+    The central 99 % range (``auditing.sampling_interval`` of the run's curve).
     """
     return auditing.sampling_interval(
         lesson11_curve_at, false_positive_rate, trials, BAND_CONFIDENCE
@@ -461,7 +461,7 @@ class CanaryAttacks(Explorer):
     likelihood ratio of exactly the pair the run's curve is drawn for (T steps of
     (1 - q) N(0, sigma^2) + q N(1, sigma^2) against N(0, sigma^2): the remove direction's
     PLD), so its ROC strays from the curve by sampling alone, within the shaded band where
-    5,000 runs of each kind put it 19 times in 20 (``auditing.sampling_interval``). The
+    5,000 runs of each kind put it 99 times in 100 (``auditing.sampling_interval``). The
     black-box one sees only the final model and a canary example's loss (5,000 trained
     models with it, 5,000 without). Their empirical ROC beside the run's trade-off curve and
     the region of its (epsilon, 1e-5), on log-log axes.
@@ -518,7 +518,7 @@ class CanaryAttacks(Explorer):
                 Patch(
                     color=STRONG_COLOR,
                     alpha=0.15,
-                    label="where 5,000 runs of\nthe exact test fall (95 %)",
+                    label="where 5,000 runs of\nthe exact test fall (99 %)",
                 ),
                 Line2D(
                     [],
@@ -566,7 +566,7 @@ class CanaryAttacks(Explorer):
         return {
             "the run's curve": s["curve"],
             "strongest attacker": s["strong"],
-            "5,000 runs of the exact test, 95 % range": f"{s['low']:.4f} to {s['high']:.4f}",
+            "5,000 runs of the exact test, 99 % range": f"{s['low']:.4f} to {s['high']:.4f}",
             "black-box attacker": s["black_box"],
         }
 
@@ -579,7 +579,7 @@ class CanaryAttacks(Explorer):
             f"{_percent(s['alpha'])} the run's trade-off curve allows a true-positive rate of "
             f"{s['curve']:.4f} (solid, triangle); the attacker that sees every step reaches "
             f"{s['strong']:.4f} (red, circle), {where} the shaded range {s['low']:.4f} to "
-            f"{s['high']:.4f} where 5,000 runs of the exact test fall 19 times in 20; the one "
+            f"{s['high']:.4f} where 5,000 runs of the exact test fall 99 times in 100; the one "
             f"that sees only the final model {s['black_box']:.4f} (dotted, square). Both axes "
             "are on a log scale."
         )
