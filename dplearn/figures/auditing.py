@@ -27,6 +27,7 @@ import math
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Polygon
+from matplotlib.ticker import LinearLocator
 
 from dplearn import accounting, auditing, calibration, composition, training
 from dplearn.figures.controls import DELTA, EPSILON, Control, listed
@@ -737,6 +738,11 @@ SHARE_GRID = np.unique(
 )
 
 
+#: The tops MIA-5's y-axis chooses among (the first above the curve's), each a multiple of
+#: 4 quarter-steps that read well.
+_ONE_RUN_TOPS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
+
+
 @functools.lru_cache(maxsize=256)
 def one_run_curve(guesses, confidence):
     """(share of right guesses, lower bound) at delta = 0 for r guesses (cached)."""
@@ -796,6 +802,8 @@ class OneRunBound(Explorer):
         ax.set_xlim(0.5, 1.0)
         ax.set_xlabel("share of the r guesses that are right, v / r")
         ax.set_ylabel("ε proven (lower bound, δ = 0)")
+        # Five ticks whatever the top, so that a new top only relabels them.
+        ax.yaxis.set_major_locator(LinearLocator(5))
         ax.set_title("MIA-5 · one training run, m = 1,000 canaries, r guesses")
         (self.curve,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8)
         (self.share_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
@@ -825,8 +833,11 @@ class OneRunBound(Explorer):
     def _apply(self, guesses, share_correct, confidence):
         guesses, confidence = int(guesses), float(confidence)
         shares, bounds = one_run_curve(guesses, confidence)
-        top = 1.1 * float(bounds.max())
-        self.axes.set_ylim(0.0, top)
+        top = next(t for t in _ONE_RUN_TOPS if t >= 1.05 * float(bounds.max()))
+        if self.axes.get_ylim() != (0.0, top):
+            # The axis follows the curve's top: its ticks are in the static layer.
+            self.axes.set_ylim(0.0, top)
+            self.figure.invalidate_static_layer()
         self.curve.set_data(shares, bounds)
         correct = int(round(share_correct * guesses))
         epsilon = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)
