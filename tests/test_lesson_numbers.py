@@ -1,4 +1,4 @@
-"""Numbers written into the prose of lessons 00, 02, 04, 06, 07 and 10 to 13 are the numbers the
+"""Numbers written into the prose of lessons 00, 02, 04, 06, 07 and 10 to 14 are the numbers the
 package computes.
 
 Each claim recomputes one number (from the core, or a figure's own constant) and formats it
@@ -290,6 +290,14 @@ def lesson14():
     mnist_run = auditing.dp_sgd_max_true_positive_rate(*mnist, 0.01)
     mnist_epsilon = accounting.dp_sgd_epsilon(*mnist, 1e-5)
     low_region = auditing.max_true_positive_rate(0.1, 1e-5, 0.01)
+    # The largest epsilon at which the run's curve shows above the region within MIA-1's
+    # axes (from alpha = 0.1 %): at their left edge, where e^epsilon alpha + delta binds.
+    shown = np.geomspace(1e-3, 1.0, 400)
+    mnist_curve = auditing.dp_sgd_max_true_positive_rate(*mnist, shown)
+    visible = math.log((mnist_curve[0] - 1e-5) / 1e-3)
+    for epsilon, outside in ((visible - 0.005, True), (visible + 0.005, False)):
+        above = mnist_curve > auditing.max_true_positive_rate(epsilon, 1e-5, shown) * (1 + 1e-9)
+        assert above.any() == outside, epsilon
     mnist_run_precise = float(mnist_run)
     assert mnist_run_precise > low_region  # outside the region at epsilon = 0.1
     run = auditing.LESSON11_RUN
@@ -327,6 +335,14 @@ def lesson14():
     # Two standard errors of the private model's false-positive rate over the test set.
     spread = 2 * math.sqrt(private_fpr * (1 - private_fpr) / data.test_labels.size)
     assert abs(private_advantage) < 1.1 * spread
+    # MIA-4: where the curve's best point proves the accountant's epsilon.
+    alphas = np.geomspace(1e-7, 0.5, 2000)
+    caps = auditing.dp_sgd_max_true_positive_rate(
+        run.sampling_rate, run.noise_multiplier, steps, alphas
+    )
+    limits = np.log(np.maximum(caps - 1e-5, 1e-300) / alphas)
+    assert round(float(limits.max()), 3) == round(epsilon, 3)
+    assert round(float(alphas[np.argmax(limits)]) * 1e5) == 2
     one_run = auditing_figures.seeded_one_run()
     at_delta = auditing.one_run_epsilon_lower_bound(
         one_run.guesses, one_run.correct, 1e-5, canaries=one_run.canaries
@@ -336,6 +352,8 @@ def lesson14():
         f"{steps} steps",
         f"accountant reports $\\varepsilon = {mnist_epsilon:.2f}$ at $\\delta = 10^{{-5}}$, so",
         f"the region allows {low_region:.5f}, the run {mnist_run_precise:.5f}",
+        f"below {visible:.2f} (at",
+        f"between {visible:.2f} and {mnist_epsilon:.2f} the curve leaves the region only at",
         f"it finds at most {100 * at_one_percent[1]:.1f} %",
         f"the region allows about {100 * at_one_percent[2.38]:.0f} %",
         f"allows only about {100 * mnist_run_precise:.0f} % at 1 %",
@@ -361,6 +379,7 @@ def lesson14():
         f"the bound is ${one_run.epsilon:.3f}$ at $\\delta = 0$",
         f"with $m = {one_run.canaries:,}$ canaries: ${at_delta:.3f}$".replace(",", "{,}"),
         f"prove $\\varepsilon \\ge {auditing.one_run_epsilon_lower_bound(100, 80):.3f}$",
+        "at a false-positive rate of about two in a hundred thousand",
     ]
 
 
