@@ -424,3 +424,112 @@ def test_bernoulli_successes_are_independent_draws():
     many = _many_models.bernoulli_successes(1_000_000, 0.5, rng)
     assert np.all(np.diff(many) > 0) and many[-1] < 1_000_000
     assert abs(many.size - 500_000) < 5 * 500
+
+
+def test_sampling_interval_covers_simulated_gaussian_tests():
+    """N(mu, 1) against N(0, 1) scores read at alpha: the interval holds its share of draws."""
+    from scipy import stats
+
+    mu, trials, repeats = 1.0, 400, 4000
+    curve = lambda rates: stats.norm.sf(stats.norm.isf(rates) - mu)  # noqa: E731
+    rng = np.random.default_rng(1410)
+    members = rng.standard_normal((repeats, trials)) + mu
+    non_members = rng.standard_normal((repeats, trials))
+    for alpha in (0.01, 0.1, 0.5):
+        rates = np.array(
+            [
+                auditing.true_positive_rate_at(auditing.Scores(m, n), alpha)
+                for m, n in zip(members, non_members, strict=True)
+            ]
+        )
+        low, high = auditing.sampling_interval(curve, alpha, trials, 0.9)
+        inside = np.mean((rates >= low) & (rates <= high))
+        # At least 90 % (a discrete count's central range holds a little more), and not
+        # much more: the interval is not padded.
+        assert 0.89 <= inside <= 0.96, (alpha, inside)
+        assert low <= float(curve(alpha)) <= high
+
+
+def test_sampling_interval_edges_and_bad_input():
+    curve = lambda rates: np.sqrt(rates)  # noqa: E731
+    assert auditing.sampling_interval(curve, 1.0, 10) == (1.0, 1.0)
+    low, high = auditing.sampling_interval(curve, 0.0, 100, 0.5)
+    assert 0.0 <= low <= high <= 1.0
+    for kwargs, name in [
+        (dict(false_positive_rate=1.5), "false_positive_rate"),
+        (dict(trials=0), "trials"),
+        (dict(confidence=1.0), "confidence"),
+    ]:
+        arguments = dict(false_positive_rate=0.1, trials=100, confidence=0.95) | kwargs
+        with pytest.raises(ValueError, match=name):
+            auditing.sampling_interval(curve, **arguments)
+
+
+def test_mia3_strongest_attacker_lies_within_its_intervals_of_the_drawn_curve():
+    """The page's strongest attacker (seed 1401, 5,000 runs of each kind) against its curve.
+
+    The curve MIA-3 draws is the exact trade-off of the attacker's own pair (T steps of
+    (1 - q) N(0, sigma^2) + q N(1, sigma^2) against N(0, sigma^2)): at alpha = 0.1 %, 1 %
+    and 10 % it lies inside the two-sided 99.9 % Clopper-Pearson interval of the
+    attacker's true-positive count, and the count inside the 99.9 % range of
+    ``sampling_interval`` (which adds the noise of the threshold's own false-positive rate).
+    """
+    from scipy import stats
+
+    from dplearn import figures
+
+    run = auditing.LESSON11_RUN
+    steps = figures.auditing.LESSON11_STEPS
+    scores = figures.auditing.strongest_scores()
+    n = scores.members.size
+    assert n == 5000 and steps == 401
+    for alpha in (0.001, 0.01, 0.1):
+        curve = float(
+            auditing.dp_sgd_max_true_positive_rate(
+                run.sampling_rate, run.noise_multiplier, steps, alpha
+            )
+        )
+        positives = round(auditing.true_positive_rate_at(scores, alpha) * n)
+        low = stats.beta.ppf(0.0005, positives, n - positives + 1)
+        high = stats.beta.ppf(0.9995, positives + 1, n - positives)
+        assert low <= curve <= high, (alpha, positives / n, curve)
+        low, high = auditing.sampling_interval(figures.auditing.lesson11_curve_at, alpha, n, 0.999)
+        assert low <= positives / n <= high, (alpha, positives / n, low, high)
+
+
+def test_mia3_curve_is_the_attackers_own_pair_by_many_runs():
+    """With 40,000 runs of each kind the likelihood-ratio attacker meets the drawn curve.
+
+    The remove direction's PLD is the pair (with the canary, without it) the attacker
+    tests; the points lie inside the 99.9 % sampling range at 40,000 runs.
+    """
+    from dplearn import figures
+
+    run = auditing.LESSON11_RUN
+    steps = figures.auditing.LESSON11_STEPS
+    scores = auditing.gradient_canary_scores(
+        run.sampling_rate, run.noise_multiplier, steps, 40000, rng=np.random.default_rng(1411)
+    )
+    for alpha in (0.001, 0.01, 0.1, 0.5):
+        rate = auditing.true_positive_rate_at(scores, alpha)
+        low, high = auditing.sampling_interval(
+            figures.auditing.lesson11_curve_at, alpha, 40000, 0.999
+        )
+        assert low <= rate <= high, (alpha, rate, low, high)
+
+
+def test_loss_threshold_scores_are_minus_each_examples_loss():
+    data = black_box._breast_cancer()
+    weights = np.random.default_rng(1412).standard_normal(data.dimension)
+    scores = auditing.loss_threshold_scores(weights, data)
+    assert scores.members.size == data.size
+    assert scores.non_members.size == data.test_labels.size
+    # Their means are lesson 11's loss, each example's by the definition written out.
+    assert -scores.members.mean() == pytest.approx(
+        training.logistic_loss(weights, data.train_features, data.train_labels), rel=1e-12
+    )
+    x, y = data.test_features[3], data.test_labels[3]
+    p = 1 / (1 + math.exp(-(weights @ x)))
+    assert -scores.non_members[3] == pytest.approx(-(y * math.log(p) + (1 - y) * math.log(1 - p)))
+    with pytest.raises(ValueError, match="weights"):
+        auditing.loss_threshold_scores(weights[:-1], data)

@@ -1,4 +1,4 @@
-"""Numbers written into the prose of lessons 00, 02, 04, 06, 07 and 10 to 13 are the numbers the
+"""Numbers written into the prose of lessons 00, 02, 04, 06, 07 and 10 to 14 are the numbers the
 package computes.
 
 Each claim recomputes one number (from the core, or a figure's own constant) and formats it
@@ -275,6 +275,114 @@ def lesson11():
     ]
 
 
+def _percent(value, digits):
+    """A rate as the prose writes it in per cent: 2.12 %."""
+    return f"{100 * value:.{digits}f} %"
+
+
+def lesson14():
+    from dplearn import auditing
+    from dplearn.figures import auditing as auditing_figures
+    from dplearn.figures import training as training_figures_seeds
+
+    mnist = auditing_figures.MNIST_RUN
+    at_one_percent = {e: auditing.max_true_positive_rate(e, 1e-5, 0.01) for e in (1, 2.38, 4, 8)}
+    mnist_run = auditing.dp_sgd_max_true_positive_rate(*mnist, 0.01)
+    mnist_epsilon = accounting.dp_sgd_epsilon(*mnist, 1e-5)
+    low_region = auditing.max_true_positive_rate(0.1, 1e-5, 0.01)
+    # The largest epsilon at which the run's curve shows above the region within MIA-1's
+    # axes (from alpha = 0.1 %): at their left edge, where e^epsilon alpha + delta binds.
+    shown = np.geomspace(1e-3, 1.0, 400)
+    mnist_curve = auditing.dp_sgd_max_true_positive_rate(*mnist, shown)
+    visible = math.log((mnist_curve[0] - 1e-5) / 1e-3)
+    for epsilon, outside in ((visible - 0.005, True), (visible + 0.005, False)):
+        above = mnist_curve > auditing.max_true_positive_rate(epsilon, 1e-5, shown) * (1 + 1e-9)
+        assert above.any() == outside, epsilon
+    mnist_run_precise = float(mnist_run)
+    assert mnist_run_precise > low_region  # outside the region at epsilon = 0.1
+    run = auditing.LESSON11_RUN
+    steps = auditing_figures.LESSON11_STEPS
+    epsilon = auditing_figures.lesson11_epsilon()
+    curve = {
+        a: float(
+            auditing.dp_sgd_max_true_positive_rate(
+                run.sampling_rate, run.noise_multiplier, steps, a
+            )
+        )
+        for a in (0.01, 0.1)
+    }
+    strongest, black_box = auditing_figures.strongest_scores(), auditing_figures.black_box_scores()
+    strong = {a: auditing.true_positive_rate_at(strongest, a) for a in (0.01, 0.1)}
+    assert all(strong[a] < curve[a] for a in strong)  # "below the curve"
+    black = {a: auditing.true_positive_rate_at(black_box, a) for a in (0.01, 0.1)}
+    # Yeom et al.'s attack on lesson 11's two breast cancer models, with its seeds.
+    data = training.breast_cancer(rng=np.random.default_rng(training_figures_seeds.SPLIT_SEED))
+    setting = dict(sampling_rate=32 / data.size, epochs=30, learning_rate=0.5)
+    seed = training_figures_seeds.RUN_SEED
+    plain = training.non_private_sgd(data, rng=np.random.default_rng(seed), **setting)
+    private = training.dp_sgd(
+        data, noise_multiplier=4.0, clip_norm=1.0, rng=np.random.default_rng(seed), **setting
+    )
+    yeom = {}
+    for name, model in (("plain", plain), ("private", private)):
+        losses = auditing.loss_threshold_scores(model.weights, data)
+        mean_loss = -losses.members.mean()
+        tp, fn, fp, tn = auditing.audit_counts(losses, -mean_loss)
+        yeom[name] = (mean_loss, -losses.non_members.mean(), tp / (tp + fn), fp / (fp + tn))
+    loss, test_loss, tpr, fpr = yeom["plain"]
+    private_advantage = yeom["private"][2] - yeom["private"][3]
+    private_fpr = yeom["private"][3]
+    # Two standard errors of the private model's false-positive rate over the test set.
+    spread = 2 * math.sqrt(private_fpr * (1 - private_fpr) / data.test_labels.size)
+    assert abs(private_advantage) < 1.1 * spread
+    # MIA-4: where the curve's best point proves the accountant's epsilon.
+    alphas = np.geomspace(1e-7, 0.5, 2000)
+    caps = auditing.dp_sgd_max_true_positive_rate(
+        run.sampling_rate, run.noise_multiplier, steps, alphas
+    )
+    limits = np.log(np.maximum(caps - 1e-5, 1e-300) / alphas)
+    assert round(float(limits.max()), 3) == round(epsilon, 3)
+    assert round(float(alphas[np.argmax(limits)]) * 1e5) == 2
+    one_run = auditing_figures.seeded_one_run()
+    at_delta = auditing.one_run_epsilon_lower_bound(
+        one_run.guesses, one_run.correct, 1e-5, canaries=one_run.canaries
+    )
+    return [
+        f"$\\varepsilon = {epsilon:.3f}$ at $\\delta = 10^{{-5}}$. The question",
+        f"{steps} steps",
+        f"accountant reports $\\varepsilon = {mnist_epsilon:.2f}$ at $\\delta = 10^{{-5}}$, so",
+        f"the region allows {low_region:.5f}, the run {mnist_run_precise:.5f}",
+        f"below {visible:.2f} (at",
+        f"between {visible:.2f} and {mnist_epsilon:.2f} the curve leaves the region only at",
+        f"it finds at most {100 * at_one_percent[1]:.1f} %",
+        f"the region allows about {100 * at_one_percent[2.38]:.0f} %",
+        f"allows only about {100 * mnist_run_precise:.0f} % at 1 %",
+        f"{at_one_percent[1]:.4f}, {at_one_percent[2.38]:.4f}, {at_one_percent[4]:.3f} and "
+        f"{at_one_percent[8]:.4f} for $\\varepsilon$ = 1",
+        f"the run's trade-off curve and the region of its $(\\varepsilon, 10^{{-5}})$, "
+        f"$\\varepsilon = {epsilon:.3f}$",
+        f"$T = {steps}$ steps",
+        f"at 1 % it finds {_percent(strong[0.01], 2)} of the members where the curve allows "
+        f"{_percent(curve[0.01], 2)}",
+        f"at 1 % it finds {_percent(black[0.01], 2)} of the members where the curve allows "
+        f"{_percent(curve[0.01], 2)}, at 10 % {_percent(black[0.1], 1)} where the curve "
+        f"allows {_percent(curve[0.1], 1)}",
+        f"its mean loss is {loss:.3f} on the training examples and {test_loss:.3f} on the test",
+        f"calls {_percent(tpr, 1)} of the members and {_percent(fpr, 1)} of the non-members",
+        f"an advantage of ${tpr - fpr:.3f}$",
+        f"model's ${private_advantage:+.3f}$ is no leak",
+        f"uncertain by about $\\pm {spread:.2f}$ (two standard errors)",
+        f"the {data.size} training examples, the non-members the {data.test_labels.size} held-out",
+        f"grows from 32 to about {run.sampling_rate * (data.size + one_run.canaries / 2):.0f}",
+        f"so it is the same ${epsilon:.3f}$ at",
+        f"right {one_run.correct} times in {one_run.guesses}",
+        f"the bound is ${one_run.epsilon:.3f}$ at $\\delta = 0$",
+        f"with $m = {one_run.canaries:,}$ canaries: ${at_delta:.3f}$".replace(",", "{,}"),
+        f"prove $\\varepsilon \\ge {auditing.one_run_epsilon_lower_bound(100, 80):.3f}$",
+        "at a false-positive rate of about two in a hundred thousand",
+    ]
+
+
 @pytest.mark.parametrize(
     ("prefix", "claims"),
     [
@@ -287,6 +395,7 @@ def lesson11():
         ("11", lesson11),
         ("12", lesson12),
         ("13", lesson13),
+        ("14", lesson14),
     ],
 )
 def test_prose_numbers_are_computed(prefix, claims):

@@ -9,12 +9,15 @@ an attack achieved. One module per job (``from dplearn import auditing`` gives t
   (``max_true_positive_rate``, ``dp_sgd_privacy_profile``, ``dp_sgd_max_true_positive_rate``).
 - ``lower_bounds``: what an attack's counts prove about epsilon (``clopper_pearson_upper``,
   ``epsilon_lower_bound``, ``one_run_epsilon_lower_bound``).
-- ``scores``: attack scores, their ROC and an audit that picks a threshold on calibration
-  runs (``Scores``, ``roc``, ``true_positive_rate_at``, ``audit_counts``, ``audit``).
+- ``scores``: attack scores, their ROC, how far an empirical ROC strays from the exact
+  test's curve, and an audit that picks a threshold on calibration runs (``Scores``,
+  ``roc``, ``true_positive_rate_at``, ``sampling_interval``, ``audit_counts``, ``audit``).
 - ``attacks``: seeded attacks on published means and on every step of a DP-SGD run
   (``tracing_scores``, ``gradient_canary_scores``).
-- ``black_box``: the attacker that sees only lesson 11's trained model, its stored scores
-  and the one-run audit (``black_box_canary_scores``, ``one_run_audit``, ``LESSON11_RUN``);
+- ``black_box``: the attacker that sees only lesson 11's trained model, its stored scores,
+  the one-run audit and the loss-threshold attack on the model's own examples
+  (``black_box_canary_scores``, ``one_run_audit``, ``loss_threshold_scores``,
+  ``LESSON11_RUN``);
   ``python -m dplearn.auditing --write-scores`` trains and stores those scores again.
 
 Taught in: 14-attack-the-model.ipynb
@@ -29,6 +32,7 @@ from dplearn.auditing.black_box import (
     OneRunAudit,
     TrainingRun,
     black_box_canary_scores,
+    loss_threshold_scores,
     one_run_audit,
     write_stored_scores,
 )
@@ -49,6 +53,7 @@ from dplearn.auditing.scores import (
     audit,
     audit_counts,
     roc,
+    sampling_interval,
     true_positive_rate_at,
 )
 
@@ -62,6 +67,7 @@ __all__ = [
     "Scores",
     "roc",
     "true_positive_rate_at",
+    "sampling_interval",
     "audit_counts",
     "audit",
     "Audit",
@@ -72,6 +78,7 @@ __all__ = [
     "write_stored_scores",
     "one_run_audit",
     "OneRunAudit",
+    "loss_threshold_scores",
     "TrainingRun",
     "LESSON11_RUN",
     "BLACK_BOX_SETTING",

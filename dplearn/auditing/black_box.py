@@ -5,7 +5,9 @@ example by minus its loss (a model that saw the canary fits it better):
 ``black_box_canary_scores`` trains ``trials`` models with the canary and as many without.
 ``one_run_audit`` puts m canaries into ONE run, each with probability 1/2, and bounds
 epsilon from its guesses (Steinke, Nasr & Jagielski, "Privacy auditing with one (1)
-training run", NeurIPS 2023).
+training run", NeurIPS 2023). ``loss_threshold_scores`` is the same loss attack on the
+model's ordinary examples, private or not (Yeom, Giacomelli, Fredrikson & Jha, "Privacy
+risk in machine learning: analyzing the connection to overfitting", CSF 2018).
 
 Stored scores: lesson 14's 12,000 black-box models (``STORED_SETTINGS``) are too many to
 train in every process that shows the lesson. Their scores come with the package, in
@@ -45,6 +47,7 @@ __all__ = [
     "write_stored_scores",
     "OneRunAudit",
     "one_run_audit",
+    "loss_threshold_scores",
 ]
 
 
@@ -222,3 +225,33 @@ def one_run_audit(canaries, guesses, *, seed, confidence=0.95, run=LESSON11_RUN)
     correct = int(inside[high].sum() + (~inside[low]).sum())
     epsilon = one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)
     return OneRunAudit(canaries, guesses, correct, epsilon)
+
+
+def loss_threshold_scores(weights, data):
+    """Scores of the loss-threshold attack on a trained model's own training and test examples.
+
+    Yeom, Giacomelli, Fredrikson & Jha, "Privacy risk in machine learning: analyzing the
+    connection to overfitting", CSF 2018: a model fits the examples it was trained on
+    better, so a low loss says "member". The members are the training examples, the
+    non-members the held-out test examples; the score is minus the example's logistic loss.
+    Yeom's attack says "member" when the loss is below the mean training loss, the
+    threshold minus that mean on these scores (``audit_counts`` counts its guesses).
+
+    Args:
+      weights: a logistic regression's weights (``dplearn.training``'s runs give them).
+      data: the ``Dataset`` it was trained on.
+
+    Returns:
+      ``Scores`` (training examples as members, test examples as non-members).
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+    weights = check.vector("weights", weights)
+    if weights.size != data.dimension:
+        raise ValueError(
+            f"weights must have {data.dimension} entries (the data's features), got {weights.size}"
+        )
+    return Scores(
+        -_losses(weights, data.train_features, data.train_labels),
+        -_losses(weights, data.test_features, data.test_labels),
+    )

@@ -3,7 +3,8 @@
 An attack gives every target a score, higher for "more likely a member" (``Scores``). A
 threshold on the scores is a test; ``roc`` gives every threshold's rates, and ``audit``
 picks a threshold on separate calibration scores and bounds epsilon from its counts
-(``lower_bounds.epsilon_lower_bound``).
+(``lower_bounds.epsilon_lower_bound``). ``sampling_interval`` says how far an empirical
+ROC point of the exact likelihood-ratio test strays from the test's trade-off curve.
 
 Taught in: 14-attack-the-model.ipynb
 """
@@ -14,6 +15,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from scipy import stats
 
 from dplearn import _validation as check
 from dplearn.auditing.lower_bounds import epsilon_lower_bound
@@ -22,6 +24,7 @@ __all__ = [
     "Scores",
     "roc",
     "true_positive_rate_at",
+    "sampling_interval",
     "audit_counts",
     "audit",
     "Audit",
@@ -76,6 +79,61 @@ def _threshold(non_members, alpha):
     if allowed >= ordered.size:
         return -np.inf
     return float(ordered[allowed])
+
+
+#: Equal-probability nodes over the false-positive rate a threshold really has.
+_SAMPLING_NODES = 400
+
+
+def sampling_interval(true_positive_rate, false_positive_rate, trials, confidence=0.95):
+    """Where ``true_positive_rate_at`` lands for the exact likelihood-ratio test, at one rate.
+
+    An attack whose score is the likelihood ratio of its two hypotheses (the best test,
+    Neyman-Pearson) has, at every threshold, the true-positive rate its trade-off curve
+    gives at the threshold's false-positive rate. Read empirically from ``trials`` members
+    and as many non-members, the point at alpha strays two ways: the threshold is the
+    (k + 1)-th largest non-member score, k = floor(alpha n), whose true false-positive rate
+    U is Beta(k + 1, n - k) (an order statistic of n uniforms), and the members above it
+    are Binomial(n, curve(U)). The interval is the central ``confidence`` range of that
+    mixture, by quadrature over ``_SAMPLING_NODES`` equal-probability quantiles of U.
+
+    Args:
+      true_positive_rate: the test's curve, a function of an array of false-positive rates
+        returning the true-positive rates (e.g. ``dp_sgd_max_true_positive_rate`` of a run).
+      false_positive_rate: alpha in [0, 1].
+      trials: n, members and as many non-members (a whole number >= 1).
+      confidence: in (0, 1).
+
+    Returns:
+      (low, high): true-positive rates; the empirical one lies in [low, high] with
+      probability at least ``confidence`` (up to the quadrature).
+
+    Taught in: 14-attack-the-model.ipynb
+    """
+    alpha = check.probability_closed("false_positive_rate", false_positive_rate, scalar=True)
+    trials = check.whole("trials", trials, minimum=1)
+    confidence = check.probability_open("confidence", confidence, scalar=True)
+    allowed = int(math.floor(alpha * trials + 1e-9))
+    if allowed >= trials:
+        return 1.0, 1.0
+    levels = (np.arange(_SAMPLING_NODES) + 0.5) / _SAMPLING_NODES
+    rates = stats.beta.ppf(levels, allowed + 1, trials - allowed)
+    curve = np.clip(np.asarray(true_positive_rate(rates), dtype=float), 0.0, 1.0)
+
+    def below(count):
+        """P[members above the threshold <= count], averaged over U."""
+        return float(np.mean(stats.binom.cdf(count, trials, curve)))
+
+    def quantile(level):
+        """The smallest count whose probability of not being exceeded reaches level."""
+        low, high = -1, trials  # below(-1) = 0 < level <= 1 = below(trials)
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if below(middle) < level else (low, middle)
+        return high
+
+    tail = (1.0 - confidence) / 2.0
+    return quantile(tail) / trials, quantile(1.0 - tail) / trials
 
 
 def audit_counts(scores, threshold):

@@ -2,7 +2,9 @@
 
 References and anticipated mistakes are computed with ``dplearn.auditing`` when an answer is
 checked; the settings differ from the lesson's printed ones, so that its numbers are no
-answers.
+answers. The last solution quotes MIA-4's audits of lesson 11's run (0.247 at N = 1,000,
+0.281 at N = 10,000, the accountant's 1.506); tests/test_exercises_lesson14.py recomputes
+them.
 
 Taught in: 14-attack-the-model.ipynb
 """
@@ -12,7 +14,7 @@ import math
 from scipy import stats
 
 from dplearn import auditing
-from dplearn.exercises import choice, mistake, number
+from dplearn.exercises import absolute, choice, mistake, number, relative
 
 # tpr-cap: epsilon = 4, delta = 1e-5, a false-positive rate of 5 %.
 _EPSILON, _DELTA, _ALPHA = 4.0, 1e-5, 0.05
@@ -27,6 +29,12 @@ _GUESSES, _CORRECT = 200, 140
 def _point_estimate_bound():
     tpr, fpr = _TP / (_TP + _FN), _FP / (_FP + _TN)
     return max(math.log(tpr / fpr), math.log((1 - fpr) / (1 - tpr)))
+
+
+def _one_rate_bound():
+    """Clopper-Pearson on the false-positive rate only, the observed false-negative rate."""
+    fpr = auditing.clopper_pearson_upper(_FP, _FP + _TN, 0.975)
+    return math.log((1 - _FN / (_TP + _FN)) / fpr)
 
 
 def _unsplit_bound():
@@ -44,10 +52,20 @@ EXERCISES = [
             "A model is $(\\varepsilon, \\delta)$-DP with $\\varepsilon = 4$ and "
             "$\\delta = 10^{-5}$. A membership attack may wrongly accuse **5 %** of the "
             "people who were not in the training data. What is the highest share of the "
-            "people who were in it that the attack can find (its true-positive rate)?"
+            "people who were in it that the attack can find (its true-positive rate)? "
+            "Give it to three decimals."
         ),
         compute=lambda: auditing.max_true_positive_rate(_EPSILON, _DELTA, _ALPHA),
+        # Three decimals of the answer; a slip of 54.6 is matched to 0.1 % too.
+        tolerance=relative(0.001, absolute=0.0005),
         mistakes=[
+            mistake(
+                "odds-factor-alone",
+                "That is e^ε alone: the factor by which DP lets the attacker's odds grow, "
+                "not a rate. A true-positive rate is a share of the members, between 0 and "
+                "1: put the false-positive rate and δ into the bounds.",
+                lambda: math.exp(_EPSILON),
+            ),
             mistake(
                 "no-cap",
                 "A rate above 1 cannot be: e^ε·α + δ is only one of the bounds. The test's "
@@ -85,10 +103,17 @@ EXERCISES = [
         question=(
             "A release is $(1, 0.01)$-DP: $\\varepsilon = 1$ and a large "
             "$\\delta = 0.01$. What is the highest true-positive rate of a membership "
-            "attack whose false-positive rate is **2 %**?"
+            "attack whose false-positive rate is **2 %**? Give it to three decimals."
         ),
         compute=lambda: auditing.max_true_positive_rate(_EPSILON2, _DELTA2, _ALPHA2),
+        tolerance=absolute(0.0005),
         mistakes=[
+            mistake(
+                "larger-bound",
+                "That is the bound through the complement, 'not a member'. Both bounds hold "
+                "at once, so the cap is the smaller of them, not the larger.",
+                lambda: 1.0 - math.exp(-_EPSILON2) * (1.0 - _DELTA2 - _ALPHA2),
+            ),
             mistake(
                 "no-delta",
                 "You left out δ: the bound is e^ε·α + δ, and δ = 0.01 is half as much as "
@@ -124,10 +149,20 @@ EXERCISES = [
             "each. The attack says 'member' for 250 of the 500 models with the canary and "
             "for 5 of the 500 without. Which lower bound on $\\varepsilon$ (at "
             "$\\delta = 0$) does it prove with 95 % confidence, with Clopper–Pearson bounds "
-            "on both error rates as in the lesson?"
+            "on both error rates as in the lesson? Two decimals are enough (a rounding to "
+            "one decimal is accepted too)."
         ),
         compute=lambda: auditing.epsilon_lower_bound(_TP, _FN, _FP, _TN),
+        # 2.98 and 3.0 (2.978 to one decimal) pass; the slips 3.071 and 3.096 stay apart.
+        tolerance=absolute(0.023),
         mistakes=[
+            mistake(
+                "one-rate-bounded",
+                "You bounded the false-positive rate but used the observed false-negative "
+                "rate as it is. A lucky run can flatter either rate: give both an upper "
+                "confidence bound.",
+                _one_rate_bound,
+            ),
             mistake(
                 "point-estimate",
                 "That is ln(TPR/FPR) from the observed rates: a point estimate, which a "
@@ -159,9 +194,11 @@ EXERCISES = [
             "An auditor trains **one** model with 1,000 canaries, each put in the data "
             "with probability $\\frac{1}{2}$. It then guesses in or out for 200 of them, "
             "and **140** guesses are right. Which lower bound on $\\varepsilon$ (at $\\delta = 0$, "
-            "95 % confidence) does the one-run audit of Steinke, Nasr and Jagielski prove?"
+            "95 % confidence) does the one-run audit of Steinke, Nasr and Jagielski prove? "
+            "Give it to two decimals."
         ),
         compute=lambda: auditing.one_run_epsilon_lower_bound(_GUESSES, _CORRECT),
+        tolerance=absolute(0.01),
         mistakes=[
             mistake(
                 "point-estimate",
@@ -226,10 +263,13 @@ EXERCISES = [
             "better than $(1.5, 10^{-5})$-DP allows. The audit's $0.2$ is a lower bound: "
             "this attack's counts would be unlikely (below 5 %) under any "
             "$\\varepsilon < 0.2$. So the true $\\varepsilon$ of the training lies in "
-            "$[0.2, 1.5]$. A weak attack (black-box, few trials) proves little; the "
-            "strongest attack, seeing every step of the run, comes close to the "
-            "accountant. An audit can find a bug (a bound above $1.5$), never prove "
-            "privacy."
+            "$[0.2, 1.5]$. A weak attack (black-box, few trials) proves little, and so "
+            "does the strongest one: on lesson 11's run (MIA-3, MIA-4) the attacker that "
+            "sees every step reaches the run's trade-off curve, yet its audit proves only "
+            "$\\varepsilon \\ge 0.247$ with $N = 1{,}000$ trials and $0.281$ with "
+            "$N = 10{,}000$, far below the accountant's $1.506$: that $\\varepsilon$ is "
+            "spent at false-positive rates no affordable number of trials can see. An "
+            "audit can find a bug (a bound above $1.5$), never prove privacy."
         ),
     ),
 ]

@@ -1,11 +1,14 @@
 """Figures MIA-1 to MIA-5: what epsilon lets a membership attacker do, and auditing a run.
 
 MIA-1 draws the attacker's plane (false-positive rate, true-positive rate) with the region
-(epsilon, delta)-DP allows and the curves of two mechanisms inside it; MIA-2 the tracing
-attack on published means; MIA-3 both attackers of lesson 11's training run beside the
-run's own curve; MIA-4 the lower bound an audit proves against its number of trials; MIA-5
-the one-run audit. Every number comes from ``dplearn.auditing``; this module only draws
-and caches.
+(epsilon, delta)-DP allows and the curves of two mechanisms; MIA-2 the tracing attack on
+published means; MIA-3 both attackers of lesson 11's training run beside the run's own
+curve and the range 5,000 runs of its exact test fall in; MIA-4 the lower bound an audit
+proves against its number of trials; MIA-5 the one-run audit. Every number comes from
+``dplearn.auditing``; this module only draws and caches. MIA-1 to MIA-3 draw the ROC on
+log-log axes, the convention of Carlini, Chien, Nasr, Song, Terzis & Tramèr, "Membership
+inference attacks from first principles", IEEE S&P 2022: the small false-positive rates
+where membership matters are not squeezed flat.
 
 Speed: the attacks are simulated once per setting and cached (the strongest attacker on
 the canary's coordinate alone, a few tenths of a second; the black-box attacker's 12,000
@@ -23,7 +26,8 @@ import math
 
 import numpy as np
 from matplotlib.lines import Line2D
-from matplotlib.patches import Polygon
+from matplotlib.patches import Patch, Polygon
+from matplotlib.ticker import LinearLocator
 
 from dplearn import accounting, auditing, calibration, composition, training
 from dplearn.figures.controls import DELTA, EPSILON, Control, listed
@@ -67,6 +71,8 @@ CHANCE_COLOR = GUIDE_GREY
 MARK_COLOR = "black"
 
 FPR_GRID = np.geomspace(1e-4, 1.0, 400)
+#: The lowest true-positive rate the log-log ROC axes show (and the region's floor below it).
+TPR_FLOOR = 1e-3
 
 
 def _released(control):
@@ -83,11 +89,13 @@ _legend_beside = functools.partial(legend_beside, fontsize=8.5)
 
 
 def _roc_axes(ax, title):
+    """Log-log ROC axes (Carlini et al. 2022), from 0.1 % to 1 on both."""
     ax.set_xscale("log")
+    ax.set_yscale("log")
     ax.set_xlim(1e-3, 1.0)
-    ax.set_ylim(0.0, 1.0)
+    ax.set_ylim(TPR_FLOOR, 1.0)
     ax.set_xlabel("false-positive rate α (log scale)")
-    ax.set_ylabel("true-positive rate")
+    ax.set_ylabel("true-positive rate (log scale)")
     ax.set_title(title)
     ax.plot(FPR_GRID, FPR_GRID, color=CHANCE_COLOR, ls=":", lw=1)
 
@@ -125,9 +133,11 @@ class AttackerPlane(Explorer):
 
     The region (epsilon, delta)-DP allows lies under min(1, e^epsilon alpha + delta,
     1 - e^-epsilon (1 - delta - alpha)); inside it, the Gaussian mechanism calibrated to the
-    same (epsilon, delta), and lesson 11's DP-SGD run (q = 256/60000, sigma = 1.1, 14,063
-    steps: epsilon 2.38 at delta 1e-5) from its PLD. At alpha = 1 %, delta = 1e-5 the region
-    allows 0.0272, 0.1081, 0.546 and 0.9997 at epsilon = 1, 2.38, 4 and 8.
+    same (epsilon, delta). Lesson 11's DP-SGD run (q = 256/60000, sigma = 1.1, 14,063
+    steps: epsilon 2.38 at delta 1e-5), from its PLD, does not move with the sliders: it
+    lies inside the region only where the run is (epsilon, delta)-DP, and leaves it
+    (above the cap) at a smaller epsilon. At alpha = 1 %, delta = 1e-5 the region allows
+    0.0272, 0.1081, 0.546 and 0.9997 at epsilon = 1, 2.38, 4 and 8. Log-log axes.
 
     Taught in: 14-attack-the-model.ipynb
     """
@@ -145,16 +155,16 @@ class AttackerPlane(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        _roc_axes(ax, "MIA-1 · the region (ε, δ) allows, and two mechanisms inside it")
+        _roc_axes(ax, "MIA-1 · the region (ε, δ)-DP allows, a Gaussian and a training run")
         self.region = Polygon(np.zeros((3, 2)), closed=True, color=REGION_COLOR, alpha=0.12)
         ax.add_patch(self.region)
         (self.boundary,) = ax.plot([], [], color=REGION_COLOR, lw=2.2)
         (self.gaussian,) = ax.plot([], [], color=GAUSSIAN_COLOR, lw=1.8, ls="--")
         (self.run,) = ax.plot(FPR_GRID, _run_curve(*MNIST_RUN), color=RUN_COLOR, lw=1.8, ls="-.")
         (self.alpha_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
-        (self.region_mark,) = ax.plot([], [], "o", color=REGION_COLOR, ms=7)
-        (self.gaussian_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6)
-        (self.run_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=7)
+        (self.region_mark,) = ax.plot([], [], "o", color=REGION_COLOR, ms=7, clip_on=False)
+        (self.gaussian_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6, clip_on=False)
+        (self.run_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=7, clip_on=False)
         self.moving(
             self.region,
             self.boundary,
@@ -195,8 +205,14 @@ class AttackerPlane(Explorer):
         alpha = false_positive_rate
         caps = np.asarray(auditing.max_true_positive_rate(epsilon, delta, FPR_GRID))
         self.boundary.set_data(FPR_GRID, caps)
+        floor = TPR_FLOOR / 10  # below the axes: the region reaches their bottom
         self.region.set_xy(
-            np.vstack([np.column_stack([FPR_GRID, caps]), [[1.0, 0.0], [FPR_GRID[0], 0.0]]])
+            np.vstack(
+                [
+                    np.column_stack([FPR_GRID, np.maximum(caps, floor)]),
+                    [[1.0, floor], [FPR_GRID[0], floor]],
+                ]
+            )
         )
         self.gaussian.set_data(FPR_GRID, _gaussian_curve(epsilon, delta, FPR_GRID))
         region = auditing.max_true_positive_rate(epsilon, delta, alpha)
@@ -209,6 +225,7 @@ class AttackerPlane(Explorer):
         self.state = dict(
             epsilon=epsilon, delta=delta, alpha=alpha, region=region, gaussian=gaussian, run=run
         )
+        self.state["run_outside"] = run > region * (1 + 1e-9)
 
     def numbers(self):
         """The readout beside MIA-1: the numbers it shows at the current setting."""
@@ -217,6 +234,9 @@ class AttackerPlane(Explorer):
             "highest TPR, (ε, δ)-DP": s["region"],
             "Gaussian at (ε, δ)": s["gaussian"],
             "lesson 11's run": s["run"],
+            "the run at this (ε, δ)": (
+                "above the cap: not (ε, δ)-DP" if s["run_outside"] else "within the cap"
+            ),
         }
 
     def description(self):
@@ -227,7 +247,13 @@ class AttackerPlane(Explorer):
             f"({s['epsilon']:.3g}, {s['delta']:.2g})-DP lets a membership test reach a "
             f"true-positive rate of at most {s['region']:.4g} (solid line and circle); the "
             f"Gaussian mechanism at the same (ε, δ) allows {s['gaussian']:.4g} (dashed, "
-            f"square) and lesson 11's training run {s['run']:.4g} (dash-dotted, triangle)."
+            f"square) and lesson 11's training run {s['run']:.4g} (dash-dotted, triangle), "
+            + (
+                "above the cap: the run is not DP at this (ε, δ)."
+                if s["run_outside"]
+                else "within the cap."
+            )
+            + " Both axes are on a log scale."
         )
 
 
@@ -280,8 +306,8 @@ class TracingAttack(Explorer):
             [], [], color=GAUSSIAN_COLOR, lw=1.8, ls="--", drawstyle="steps-post"
         )
         (self.alpha_line,) = ax.plot([0.05, 0.05], [0, 1], color=MARK_COLOR, ls=":", lw=1)
-        (self.exact_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=7)
-        (self.noisy_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6)
+        (self.exact_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=7, clip_on=False)
+        (self.noisy_mark,) = ax.plot([], [], "s", color=GAUSSIAN_COLOR, ms=6, clip_on=False)
         self.moving(
             self.cap, self.exact, self.noisy, self.alpha_line, self.exact_mark, self.noisy_mark
         )
@@ -338,7 +364,7 @@ class TracingAttack(Explorer):
             f"at a false-positive rate of 5 % it finds {_percent(s['exact'])} of the members "
             f"from the exact means (solid, circle) and {_percent(s['noisy'])} from means with "
             f"noise at ε = {s['epsilon']:.3g} (dashed, square), under the cap "
-            f"{_percent(s['cap'])} that (ε, 1e-5)-DP allows."
+            f"{_percent(s['cap'])} that (ε, 1e-5)-DP allows. Both axes are on a log scale."
         )
 
 
@@ -379,6 +405,47 @@ def _lesson11_curve():
     return _run_curve(run.sampling_rate, run.noise_multiplier, LESSON11_STEPS)
 
 
+#: False-positive rates at which MIA-3's band is computed, and the fine grid of the run's
+#: curve it interpolates (log-log) between.
+BAND_GRID = np.geomspace(1e-3, 1.0, 90)
+_FINE_GRID = np.geomspace(1e-7, 1.0, 1400)
+#: The band's confidence: 99 times in 100 at each rate.
+BAND_CONFIDENCE = 0.99
+
+
+@functools.lru_cache(maxsize=1)
+def _lesson11_fine_curve():
+    run = auditing.LESSON11_RUN
+    return np.asarray(
+        auditing.dp_sgd_max_true_positive_rate(
+            run.sampling_rate, run.noise_multiplier, LESSON11_STEPS, _FINE_GRID
+        )
+    )
+
+
+def lesson11_curve_at(false_positive_rates):
+    """The run's curve at any false-positive rates, interpolated log-log on a fine grid."""
+    rates = np.clip(np.asarray(false_positive_rates, dtype=float), _FINE_GRID[0], 1.0)
+    return np.exp(np.interp(np.log(rates), np.log(_FINE_GRID), np.log(_lesson11_fine_curve())))
+
+
+@functools.lru_cache(maxsize=512)
+def strongest_range(false_positive_rate, trials=STRONGEST_TRIALS):
+    """Where the exact test's empirical TPR at alpha lands from ``trials`` runs of each kind.
+
+    The central 99 % range (``auditing.sampling_interval`` of the run's curve).
+    """
+    return auditing.sampling_interval(
+        lesson11_curve_at, false_positive_rate, trials, BAND_CONFIDENCE
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _strongest_band():
+    low, high = np.array([strongest_range(float(alpha)) for alpha in BAND_GRID]).T
+    return np.maximum(low, TPR_FLOOR / 10), high
+
+
 def lesson11_epsilon(delta=TARGET_DELTA):
     """The accountant's epsilon at delta of lesson 11's breast cancer run (PLD)."""
     run = auditing.LESSON11_RUN
@@ -391,10 +458,14 @@ class CanaryAttacks(Explorer):
 
     The run: DP-SGD of lesson 11's logistic regression on the breast cancer data (q =
     32/427, sigma = 4, C = 1, 401 steps). The strongest attacker sees every noisy step
-    and a gradient canary (5,000 seeded runs with it, 5,000 without); the black-box one
-    sees only the final model and a canary example's loss (5,000 trained models with it,
-    5,000 without). Their empirical ROC beside the run's trade-off curve and the region of its
-    (epsilon, 1e-5).
+    and a gradient canary (5,000 seeded runs with it, 5,000 without); its score is the
+    likelihood ratio of exactly the pair the run's curve is drawn for (T steps of
+    (1 - q) N(0, sigma^2) + q N(1, sigma^2) against N(0, sigma^2): the remove direction's
+    PLD), so its ROC strays from the curve by sampling alone, within the shaded band where
+    5,000 runs of each kind put it 99 times in 100 (``auditing.sampling_interval``). The
+    black-box one sees only the final model and a canary example's loss (5,000 trained
+    models with it, 5,000 without). Their empirical ROC beside the run's trade-off curve and
+    the region of its (epsilon, 1e-5), on log-log axes.
 
     Taught in: 14-attack-the-model.ipynb
     """
@@ -416,6 +487,8 @@ class CanaryAttacks(Explorer):
             lw=1.4,
             ls="--",
         )
+        low, high = _strongest_band()
+        ax.fill_between(BAND_GRID, low, high, color=STRONG_COLOR, alpha=0.15, lw=0)
         ax.plot(FPR_GRID, _lesson11_curve(), color=RUN_COLOR, lw=2.2)
         strongest, black_box = strongest_scores(), black_box_scores()
         ax.plot(*auditing.roc(strongest), color=STRONG_COLOR, lw=1.4, drawstyle="steps-post")
@@ -427,9 +500,9 @@ class CanaryAttacks(Explorer):
             drawstyle="steps-post",
         )
         (self.alpha_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
-        (self.curve_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=8)
-        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=6)
-        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=6)
+        (self.curve_mark,) = ax.plot([], [], "^", color=RUN_COLOR, ms=8, clip_on=False)
+        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=6, clip_on=False)
+        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=6, clip_on=False)
         self.moving(self.alpha_line, self.curve_mark, self.strong_mark, self.black_box_mark)
         _legend_beside(
             ax,
@@ -442,6 +515,11 @@ class CanaryAttacks(Explorer):
                     lw=1.4,
                     marker="o",
                     label="strongest attacker\n(every step, 5,000 runs)",
+                ),
+                Patch(
+                    color=STRONG_COLOR,
+                    alpha=0.15,
+                    label="where 5,000 runs of\nthe exact test fall (99 %)",
                 ),
                 Line2D(
                     [],
@@ -472,13 +550,16 @@ class CanaryAttacks(Explorer):
                 run.sampling_rate, run.noise_multiplier, LESSON11_STEPS, alpha
             )
         )
+        low, high = strongest_range(float(alpha))
         strong = auditing.true_positive_rate_at(strongest_scores(), alpha)
         black_box = auditing.true_positive_rate_at(black_box_scores(), alpha)
         self.alpha_line.set_data([alpha, alpha], [0.0, 1.0])
         self.curve_mark.set_data([alpha], [curve])
         self.strong_mark.set_data([alpha], [strong])
         self.black_box_mark.set_data([alpha], [black_box])
-        self.state = dict(alpha=alpha, curve=curve, strong=strong, black_box=black_box)
+        self.state = dict(
+            alpha=alpha, curve=curve, strong=strong, black_box=black_box, low=low, high=high
+        )
 
     def numbers(self):
         """The readout beside MIA-3: the numbers it shows at the current setting."""
@@ -486,18 +567,22 @@ class CanaryAttacks(Explorer):
         return {
             "the run's curve": s["curve"],
             "strongest attacker": s["strong"],
+            "5,000 runs of the exact test, 99 % range": f"{s['low']:.4f} to {s['high']:.4f}",
             "black-box attacker": s["black_box"],
         }
 
     def description(self):
         """MIA-3 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
+        where = "inside" if s["low"] <= s["strong"] <= s["high"] else "outside"
         return (
             f"ROC curves of two attackers of lesson 11's run: at a false-positive rate of "
             f"{_percent(s['alpha'])} the run's trade-off curve allows a true-positive rate of "
-            f"{s['curve']:.3f} (solid, triangle); the attacker that sees every step reaches "
-            f"{s['strong']:.3f} (red, circle), the one that sees only the final model "
-            f"{s['black_box']:.3f} (dotted, square)."
+            f"{s['curve']:.4f} (solid, triangle); the attacker that sees every step reaches "
+            f"{s['strong']:.4f} (red, circle), {where} the shaded range {s['low']:.4f} to "
+            f"{s['high']:.4f} where 5,000 runs of the exact test fall 99 times in 100; the one "
+            f"that sees only the final model {s['black_box']:.4f} (dotted, square). Both axes "
+            "are on a log scale."
         )
 
 
@@ -646,7 +731,16 @@ def _audit(black_box, trials, confidence):
 # MIA-5: one training run
 # ---------------------------------------------------------------------------
 
-SHARE_GRID = np.linspace(0.5, 1.0, 26)
+#: Shares of right guesses at which MIA-5's curve is computed: finer towards 1, where the
+#: bound climbs steeply (a step of 1e-3 in 1 - v / r there).
+SHARE_GRID = np.unique(
+    np.concatenate([np.linspace(0.5, 0.9, 41), 1.0 - np.geomspace(0.1, 1e-3, 40), [1.0]])
+)
+
+
+#: The tops MIA-5's y-axis chooses among (the first above the curve's), each a multiple of
+#: 4 quarter-steps that read well.
+_ONE_RUN_TOPS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
 
 
 @functools.lru_cache(maxsize=256)
@@ -662,10 +756,15 @@ def one_run_curve(guesses, confidence):
     return shares, bounds
 
 
-@functools.lru_cache(maxsize=1)
-def seeded_one_run():
-    """The one-run audit of one seeded training of lesson 11's model (1,000 canaries)."""
-    return auditing.one_run_audit(ONE_RUN_CANARIES, ONE_RUN_GUESSES, seed=ONE_RUN_SEED)
+@functools.lru_cache(maxsize=256)
+def seeded_one_run(guesses=ONE_RUN_GUESSES, confidence=0.95):
+    """The one-run audit of one seeded training of lesson 11's model (1,000 canaries).
+
+    The model is trained once (cached); each r and confidence only re-reads its scores.
+    """
+    return auditing.one_run_audit(
+        ONE_RUN_CANARIES, guesses, seed=ONE_RUN_SEED, confidence=confidence
+    )
 
 
 @register
@@ -675,7 +774,9 @@ class OneRunBound(Explorer):
     m canaries, each in with probability 1/2; the auditor guesses about r of them and v
     guesses are right; the lower bound on epsilon (delta = 0) against the share v / r
     right. At r = 100, 80 right, 95 %: epsilon >= 0.958. The star: one seeded run of
-    lesson 11's model with 1,000 canaries, 100 guesses.
+    lesson 11's model with 1,000 canaries, the same r guesses (the canaries join the 427
+    training examples, each drawn into a batch with the run's q = 32/427, for the run's
+    401 steps). The y-axis follows the curve's top.
 
     Taught in: 14-attack-the-model.ipynb
     """
@@ -695,29 +796,22 @@ class OneRunBound(Explorer):
     }
     defaults = {"guesses": 100, "share_correct": 0.8, "confidence": 0.95}
     figsize = (9.5, 4.0)
-    top = 8.0
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
         ax.set_xlim(0.5, 1.0)
-        ax.set_ylim(0.0, self.top)
         ax.set_xlabel("share of the r guesses that are right, v / r")
         ax.set_ylabel("ε proven (lower bound, δ = 0)")
-        ax.set_title("MIA-5 · one training run, m canaries, r guesses")
-        audit = seeded_one_run()
-        ax.plot(
-            [audit.correct / audit.guesses],
-            [audit.epsilon],
-            "*",
-            color=BLACK_BOX_COLOR,
-            ms=14,
-            mec="black",
-            mew=0.6,
-        )
+        # Five ticks whatever the top, so that a new top only relabels them.
+        ax.yaxis.set_major_locator(LinearLocator(5))
+        ax.set_title("MIA-5 · one training run, m = 1,000 canaries, r guesses")
         (self.curve,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8)
         (self.share_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
-        (self.mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8)
-        self.moving(self.curve, self.share_line, self.mark)
+        (self.mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8, clip_on=False)
+        (self.star,) = ax.plot(
+            [], [], "*", color=BLACK_BOX_COLOR, ms=14, mec="black", mew=0.6, clip_on=False
+        )
+        self.moving(self.curve, self.share_line, self.mark, self.star)
         _legend_beside(
             ax,
             [
@@ -730,42 +824,50 @@ class OneRunBound(Explorer):
                     ls="none",
                     ms=12,
                     mec="black",
-                    label=f"one run of lesson 11's\nmodel: {audit.correct} of "
-                    f"{audit.guesses} right",
+                    label="one run of lesson 11's\nmodel, the same r guesses",
                 ),
                 Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's share"),
             ],
         )
 
     def _apply(self, guesses, share_correct, confidence):
-        guesses = int(guesses)
-        shares, bounds = one_run_curve(guesses, float(confidence))
-        self.curve.set_data(shares, np.minimum(bounds, 2 * self.top))
+        guesses, confidence = int(guesses), float(confidence)
+        shares, bounds = one_run_curve(guesses, confidence)
+        top = next(t for t in _ONE_RUN_TOPS if t >= 1.05 * float(bounds.max()))
+        if self.axes.get_ylim() != (0.0, top):
+            # The axis follows the curve's top: its ticks are in the static layer.
+            self.axes.set_ylim(0.0, top)
+            self.figure.invalidate_static_layer()
+        self.curve.set_data(shares, bounds)
         correct = int(round(share_correct * guesses))
-        epsilon = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, float(confidence))
+        epsilon = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)
         share = correct / guesses
-        self.share_line.set_data([share, share], [0.0, self.top])
-        self.mark.set_data([share], [min(epsilon, 2 * self.top)])
-        self.state = dict(guesses=guesses, correct=correct, confidence=confidence, epsilon=epsilon)
+        self.share_line.set_data([share, share], [0.0, top])
+        self.mark.set_data([share], [epsilon])
+        audit = seeded_one_run(guesses, confidence)
+        self.star.set_data([audit.correct / audit.guesses], [audit.epsilon])
+        self.state = dict(
+            guesses=guesses, correct=correct, confidence=confidence, epsilon=epsilon, audit=audit
+        )
 
     def numbers(self):
         """The readout beside MIA-5: the numbers it shows at the current setting."""
         s = self.state
-        audit = seeded_one_run()
         return {
             "right guesses v": s["correct"],
             "ε proven": s["epsilon"],
-            "one run of the model: ε proven": audit.epsilon,
+            "one run of the model: right guesses": s["audit"].correct,
+            "one run of the model: ε proven": s["audit"].epsilon,
         }
 
     def description(self):
         """MIA-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        audit = seeded_one_run()
+        audit = s["audit"]
         return (
             f"The lower bound on ε from one training run against the share of right guesses: "
             f"{s['correct']} right out of {s['guesses']} proves ε ≥ {s['epsilon']:.3f} with "
             f"{s['confidence']:.3g} confidence (circle on the solid curve); one seeded run of "
-            f"lesson 11's model with {audit.canaries} canaries got {audit.correct} of "
-            f"{audit.guesses} guesses right, proving ε ≥ {audit.epsilon:.3f} (star)."
+            f"lesson 11's model with {audit.canaries:,} canaries got {audit.correct} of the "
+            f"same {audit.guesses} guesses right, proving ε ≥ {audit.epsilon:.3f} (star)."
         )
