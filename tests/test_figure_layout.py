@@ -66,18 +66,6 @@ MARKERS_CUT_IN_LESSONS_12_14 = {
     "MANY-4:epsilon=3.0": "the triangle 'above' on the bottom spine",
     "MANY-4:queries=1": "the triangle 'above' and the marks on the bottom spine",
     "MANY-4:queries=50": "the triangle 'above' on the bottom spine",
-    "MIA-1:epsilon=0.1": "the region's mark on the bottom spine",
-    "MIA-1:epsilon=10.0": "the region's mark on the top spine",
-    "MIA-1:false_positive_rate=0.001": "the three marks in the bottom left corner",
-    "MIA-3:false_positive_rate=0.001": "the three marks in the bottom left corner",
-    "MIA-4:default": "the points of both attackers at 0, on the bottom spine",
-    "MIA-4:trials=20": "the points and marks of both attackers at 0, on the bottom spine",
-    "MIA-4:trials=10000": "the points of both attackers at 0, on the bottom spine",
-    "MIA-4:confidence=0.8": "the points of both attackers at 0, on the bottom spine",
-    "MIA-4:confidence=0.999": "the points of both attackers at 0, on the bottom spine",
-    "MIA-5:guesses=10": "the star on the bottom spine",
-    "MIA-5:share_correct=0.5": "the star in the bottom left corner",
-    "MIA-5:share_correct=1.0": "the star on the right spine",
 }
 #: Markers at a slider's end that neither a margin nor ``clip_on=False`` can mend: PLRV-1's
 #: dots at O = 990 or 1011 (a margin puts the output's dotted line under the legend; the

@@ -647,11 +647,16 @@ class BoundAgainstTrials(Explorer):
         ax.set_ylabel("ε proven (lower bound)")
         ax.set_title("MIA-4 · what N trials prove about lesson 11's run, at δ = 1e-5")
         ax.plot([15, 13000], [self.epsilon] * 2, color=RUN_COLOR, lw=2.0, ls="--")
-        (self.strong,) = ax.plot([], [], color=STRONG_COLOR, lw=1.6, marker="o", ms=4)
-        (self.black_box,) = ax.plot([], [], color=BLACK_BOX_COLOR, lw=1.6, ls=":", marker="s", ms=4)
+        # A bound of 0 sits on the bottom spine: its markers are drawn whole over it (every
+        # point lies within the axes' limits, so nothing unclipped leaves them).
+        whole = dict(clip_on=False, in_layout=False)
+        (self.strong,) = ax.plot([], [], color=STRONG_COLOR, lw=1.6, marker="o", ms=4, **whole)
+        (self.black_box,) = ax.plot(
+            [], [], color=BLACK_BOX_COLOR, lw=1.6, ls=":", marker="s", ms=4, **whole
+        )
         (self.trials_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
-        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8)
-        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=8)
+        (self.strong_mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8, **whole)
+        (self.black_box_mark,) = ax.plot([], [], "s", color=BLACK_BOX_COLOR, ms=8, **whole)
         self.moving(
             self.strong, self.black_box, self.trials_line, self.strong_mark, self.black_box_mark
         )
