@@ -206,7 +206,7 @@ def lesson13():
         in_units = sparse_vector.worst_losses("released answer", epsilon) / epsilon
         assert int(np.argmax(in_units > 1)) + 1 == 6
         assert np.allclose(in_units, released, rtol=1e-15)  # (m - 1) / 4 whatever epsilon
-        ends[epsilon] = (int(np.argmax(units > 1)) + 1, units[49])
+        ends[epsilon] = (int(np.argmax(units > 1)) + 1, units[19])
     scales = sparse_vector.sparse_noise_scales(1000, 5, 1.0)
     # MANY-5's Try it at m = 100: where each of Sparse's noises passes answering all's.
     small = [sparse_vector.sparse_noise_scales(100, c, 1.0) for c in range(1, 101)]
@@ -243,8 +243,8 @@ def lesson13():
         f" ${one_query:.4f}$ nats",
         f"past 1 from $m = {int(np.argmax(released > 1)) + 1}$ on whatever $\\varepsilon$ is",
         f"at $\\varepsilon = 0.1$ it passes its $\\varepsilon$ from $m = {ends[0.1][0]}$ on and"
-        f" reaches ${ends[0.1][1]:.2f}$ at $m = 50$, at $\\varepsilon = 3$ from"
-        f" $m = {ends[3.0][0]}$ on and ${ends[3.0][1]:.2f}$.",
+        f" reaches ${ends[0.1][1]:.3f}$ at $m = 20$ (the readout's $m$), at $\\varepsilon = 3$ from"
+        f" $m = {ends[3.0][0]}$ on and ${ends[3.0][1]:.3f}$.",
         f"Sparse finds the positives with noise of scale {scales.comparison:g} against"
         f" {scales.all_answers:g}, {_sparse_side(scales.all_answers / scales.comparison)}".replace(
             " times smaller", " times less"

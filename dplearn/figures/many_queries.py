@@ -17,6 +17,7 @@ import math
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, NullLocator
 
 from dplearn import calibration, composition
 from dplearn import sparse_vector as sv
@@ -190,6 +191,24 @@ def _below(ratio):
     return f"{ratio:.3g} times below the chain bound"
 
 
+def _decade_ticks(axis, low, high, count):
+    """Puts exactly count major ticks on a log axis, at decades within [low, high].
+
+    Every other decade (or fewer) when there are too many, and the rest below low, where
+    they are not drawn: the figure keeps the same number of tick artists at every setting
+    (it changes in place). No minor ticks, for the same reason.
+    """
+    decades = range(math.ceil(math.log10(low) - 1e-9), math.floor(math.log10(high) + 1e-9) + 1)
+    step = 1
+    while len([exponent for exponent in decades if exponent % step == 0]) > count:
+        step += 1
+    # Multiples of the step: 10^0 (delta = 1, a bound's end) keeps its label.
+    shown = [10.0**exponent for exponent in decades if exponent % step == 0]
+    hidden = [low / 10.0 ** (index + 1) for index in range(count - len(shown))]
+    axis.set_major_locator(FixedLocator(hidden[::-1] + shown))
+    axis.set_minor_locator(NullLocator())
+
+
 @functools.lru_cache(maxsize=256)
 def _analytic_sigma(epsilon, delta):
     return float(calibration.gaussian_sigma_analytic(epsilon, delta))
@@ -299,6 +318,7 @@ class GroupPrivacy(Explorer):
         limits = _decades_around(shown[shown > 0])
         if limits != tuple(self.axes.get_ylim()):
             self.axes.set_ylim(*limits)
+            _decade_ticks(self.axes.yaxis, *limits, count=9)
             self.figure.invalidate_static_layer()
         self.state = dict(
             epsilon=epsilon,
@@ -789,7 +809,9 @@ class SparseSavings(Explorer):
         if xlimits != tuple(self.axes[0].get_xlim()) or limits != tuple(self.axes[0].get_ylim()):
             for ax in self.axes:
                 ax.set_xlim(*xlimits)
+                _decade_ticks(ax.xaxis, *xlimits, count=4)
             self.axes[0].set_ylim(*limits)
+            _decade_ticks(self.axes[0].yaxis, *limits, count=8)  # shared by both panels
             self.figure.invalidate_static_layer()
         self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
 
