@@ -570,7 +570,7 @@ class BrokenVariants(Explorer):
         ax.set_xlim(0, MAX_QUERIES + 1)
         ax.set_ylim(0, 14)
         ax.set_xlabel("number of queries $m$")
-        ax.set_ylabel(r"worst loss / claimed $\varepsilon$")
+        ax.set_ylabel(r"worst loss, in units of claimed $\varepsilon$")
         ax.set_title("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
         legend_beside(
             ax,
