@@ -664,18 +664,27 @@ def above_threshold_accuracy(queries, beta, epsilon, sensitivity=1.0):
 class SparseNoiseScales(NamedTuple):
     """What finding c positives among m queries costs in noise (``sparse_noise_scales``).
 
+    Two releases, each against answering all m queries at the same total epsilon:
+    finding which c queries are above the threshold (Sparse with the whole epsilon), and
+    finding them and publishing their answers (Sparse with epsilon / 2, the c answers
+    with the other half).
+
     Attributes:
-      threshold: Sparse's threshold noise scale, 2 c Delta / epsilon.
-      comparison: Sparse's noise scale on every answer it compares, 4 c Delta / epsilon.
-      released: the noise scale of each of the c answers if they are published too,
-        Sparse run with half the budget and the other half on c Laplace answers:
-        2 c Delta / epsilon.
+      threshold: Sparse's threshold noise scale with the whole budget, 2 c Delta / epsilon.
+      comparison: Sparse's noise scale on every answer it compares with the whole budget,
+        4 c Delta / epsilon.
+      comparison_when_publishing: the same with half the budget, when the c answers are
+        published too: 8 c Delta / epsilon.
+      released: the noise scale of each of the c answers published with the other half of
+        the budget (epsilon / (2 c) each): 2 c Delta / epsilon.
       all_answers: the Laplace scale on each of the m answers published at the same total
-        epsilon (basic composition), m Delta / epsilon.
+        epsilon (basic composition), m Delta / epsilon; comparing them with the threshold
+        finds the positives, and publishing them publishes their answers.
     """
 
     threshold: float
     comparison: float
+    comparison_when_publishing: float
     released: float
     all_answers: float
 
@@ -684,7 +693,8 @@ def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):
     """What finding c positives among m queries costs in noise, against answering all m.
 
     Returns:
-      A ``SparseNoiseScales`` (threshold, comparison, released, all_answers).
+      A ``SparseNoiseScales`` (threshold, comparison, comparison_when_publishing,
+      released, all_answers).
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
@@ -692,10 +702,12 @@ def sparse_noise_scales(queries, positives, epsilon, sensitivity=1.0):
     positives = check.whole("positives", positives, minimum=1, maximum=queries)
     epsilon = check.positive("epsilon", epsilon, scalar=True)
     sensitivity = check.positive("sensitivity", sensitivity, scalar=True)
-    unit = sensitivity / epsilon
+    whole = noise_scales(epsilon / positives, sensitivity)
+    half = noise_scales(epsilon / (2 * positives), sensitivity)
     return SparseNoiseScales(
-        threshold=2.0 * positives * unit,
-        comparison=4.0 * positives * unit,
-        released=2.0 * positives * unit,
-        all_answers=queries * unit,
+        threshold=whole.threshold,
+        comparison=whole.answer,
+        comparison_when_publishing=half.answer,
+        released=2.0 * positives * sensitivity / epsilon,
+        all_answers=queries * sensitivity / epsilon,
     )

@@ -30,7 +30,7 @@ from dplearn import (
     training,
 )
 from dplearn import randomized_response as local
-from dplearn.figures import gaussian, intro, noise, plrv
+from dplearn.figures import gaussian, intro, many_queries, noise, plrv
 from dplearn.figures import training as training_figures
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -166,6 +166,11 @@ def _power_of_ten(value):
     return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
 
 
+def _sparse_side(ratio):
+    """MANY-5's readout words for answering all's noise / Sparse's (figures' own helper)."""
+    return many_queries._compared(ratio)
+
+
 def lesson13():
     law = sparse_vector.above_threshold_probabilities([1, 3, 8, 2, 12], 10, 1)
     quoted = ["0.06841", "0.0965", "0.26448", "0.03583", "0.31492", "0.21985"]
@@ -176,8 +181,54 @@ def lesson13():
     exact = composition.gaussian_group_delta(sigma, 5, 1)
     no_stop = sparse_vector.worst_losses("no stop", 1.0)
     released = sparse_vector.worst_losses("released answer", 1.0)
+    # MANY-2's Try it: epsilon = 2, g = 10, the chain's sum as it is (not capped at 1).
+    chain_past_one = composition.group_privacy(2, 1e-6, 10, capped=False)[1]
+    assert chain_past_one > 1 and composition.group_privacy(2, 1e-6, 10)[1] == 1
+    exact_past_one = composition.gaussian_group_delta(
+        calibration.gaussian_sigma_analytic(2, 1e-6), 10, 2
+    )
+    # The no-answer-noise pair at m = 1: D1 = (1), D2 = (0), T = 0.5, outcome "stop at 1".
+    pair = sparse_vector.counterexample("no answer noise", 1)
+    assert (pair.answers.tolist(), pair.neighbour_answers.tolist(), pair.threshold) == (
+        [1.0],
+        [0.0],
+        0.5,
+    )
+    on_first = sparse_vector.no_answer_noise_probabilities(pair.answers, 0.5, 1.0)[0]
+    on_second = sparse_vector.no_answer_noise_probabilities(pair.neighbour_answers, 0.5, 1.0)[0]
+    assert on_first == pytest.approx(1 - math.exp(-0.25) / 2, rel=1e-14)
+    one_query = sparse_vector.worst_loss("no answer noise", 1, 1.0)
+    assert one_query == pytest.approx(math.log(on_first / on_second), rel=1e-14) and one_query < 0.5
+    # MANY-4's Try it: the claimed epsilon at the slider's ends, 0.1 and 3.
+    ends = {}
+    for epsilon in (0.1, 3.0):
+        units = sparse_vector.worst_losses("no stop", epsilon) / epsilon
+        in_units = sparse_vector.worst_losses("released answer", epsilon) / epsilon
+        assert int(np.argmax(in_units > 1)) + 1 == 6
+        assert np.allclose(in_units, released, rtol=1e-15)  # (m - 1) / 4 whatever epsilon
+        ends[epsilon] = (int(np.argmax(units > 1)) + 1, units[19])
     scales = sparse_vector.sparse_noise_scales(1000, 5, 1.0)
+    # MANY-5's Try it at m = 100: where each of Sparse's noises passes answering all's.
+    small = [sparse_vector.sparse_noise_scales(100, c, 1.0) for c in range(1, 101)]
+    first_noisier = [
+        next(c for c, s in enumerate(small, 1) if getattr(s, field) > s.all_answers)
+        for field in ("comparison_when_publishing", "comparison", "released")
+    ]
+    assert first_noisier == [13, 26, 51]
+    at_all = small[-1]
+    # MANY-5's crosses: where each of Sparse's noises meets answering all's, as a share of m.
+    large = [sparse_vector.sparse_noise_scales(1000, c, 1.0) for c in range(1, 1001)]
+    meets = {
+        field: 1000 // next(c for c, s in enumerate(large, 1) if getattr(s, field) >= s.all_answers)
+        for field in ("comparison", "comparison_when_publishing", "released")
+    }
+    # Replace-one neighbours: a person moves between two bins, sensitivity 2.
+    replace_one = composition.count_noise_scales(1.0, 10, sensitivity=2).disjoint
     return [
+        f"$2\\varepsilon$-DP, and for $\\varepsilon$ in all each bin needs"
+        f" $\\mathrm{{Lap}}({replace_one:g}/\\varepsilon)$",
+        f"winning: $c = m/{meets['comparison']}$ on the left; $c = m/"
+        f"{meets['comparison_when_publishing']}$ (its search) and $c = m/{meets['released']}$",
         ", ".join(f"${q}$" for q in quoted[:5]) + f" and ${quoted[5]}$",
         f"the chain gives {_power_of_ten(chain)}, the often-quoted bound {_power_of_ten(loose)}",
         f"exact $\\delta$ is {_power_of_ten(exact)}, ${chain / exact:.3f}$ times below the chain",
@@ -186,7 +237,32 @@ def lesson13():
         f"passes it from $m = {int(np.argmax(released > 1)) + 1}$ on and reaches "
         f"${released[49]:.2f}$ at $m = 50$",
         f"$\\alpha$ is ${sparse_vector.above_threshold_accuracy(1000, 0.05, 1.0):.2f}$",
-        f"noise of scale {scales.released:g} against {scales.all_answers:g}",
+        f"by the chain is ${chain_past_one:.2f}$, in the hatched band above 1",
+        f"the Gaussian's exact $\\delta$, ${exact_past_one:.4g}$, is still a guarantee",
+        f"At $\\varepsilon = 1$ that is ${on_first:.4f}$ against ${on_second:.4f}$, a loss of"
+        f" ${one_query:.4f}$ nats",
+        f"past 1 from $m = {int(np.argmax(released > 1)) + 1}$ on whatever $\\varepsilon$ is",
+        f"at $\\varepsilon = 0.1$ it passes its $\\varepsilon$ from $m = {ends[0.1][0]}$ on and"
+        f" reaches ${ends[0.1][1]:.3f}$ at $m = 20$ (the readout's $m$), at $\\varepsilon = 3$ from"
+        f" $m = {ends[3.0][0]}$ on and ${ends[3.0][1]:.3f}$.",
+        f"Sparse finds the positives with noise of scale {scales.comparison:g} against"
+        f" {scales.all_answers:g}, {_sparse_side(scales.all_answers / scales.comparison)}".replace(
+            " times smaller", " times less"
+        ),
+        f"publishes their answers with {scales.released:g} against {scales.all_answers:g},"
+        f" {_sparse_side(scales.all_answers / scales.released)}".replace(
+            " times smaller", " times less"
+        ),
+        f"from $c = {first_noisier[0]}$ Sparse's search at $\\varepsilon/2$ is noisier than"
+        f" answering all 100, past $c = {first_noisier[1] - 1}$ so is its search with the whole"
+        f" $\\varepsilon$, and past $c = {first_noisier[2] - 1}$ the answers it publishes",
+        f"carry {_sparse_side(at_all.all_answers / at_all.comparison)}".replace(
+            " times larger", " times more"
+        )
+        + " noise and its published answers "
+        + _sparse_side(at_all.all_answers / at_all.released).replace(
+            " times larger", " times more"
+        ),
     ]
 
 

@@ -296,8 +296,28 @@ def test_sparse_law_by_brute_force_and_simulation():
 def test_sparse_noise_scales_of_many_5():
     scales = sv.sparse_noise_scales(1000, 5, 1.0)
     assert scales._asdict() == dict(
-        threshold=10.0, comparison=20.0, released=10.0, all_answers=1000.0
+        threshold=10.0,
+        comparison=20.0,
+        comparison_when_publishing=40.0,
+        released=10.0,
+        all_answers=1000.0,
     )
+
+
+@pytest.mark.parametrize(("queries", "positives", "epsilon"), [(1000, 5, 1.0), (100, 100, 0.3)])
+def test_sparse_noise_scales_spend_the_same_epsilon_as_answering_all(queries, positives, epsilon):
+    """Each release's epsilon, read back from its noise scales, is the whole budget.
+
+    Sparse alone: c runs of AboveThreshold whose answers get 4 / epsilon_run. Sparse then
+    publishing: those runs at the answer scale with half the budget, plus c Laplace answers
+    at their own scale. Answering all: m Laplace answers.
+    """
+    scales = sv.sparse_noise_scales(queries, positives, epsilon)
+    assert positives * 4 / scales.comparison == pytest.approx(epsilon, rel=1e-15)
+    assert positives * 2 / scales.threshold == pytest.approx(epsilon, rel=1e-15)
+    spent = positives * 4 / scales.comparison_when_publishing + positives / scales.released
+    assert spent == pytest.approx(epsilon, rel=1e-15)
+    assert queries / scales.all_answers == pytest.approx(epsilon, rel=1e-15)
 
 
 def test_above_threshold_accuracy_is_dwork_and_roths_margin():
@@ -330,6 +350,22 @@ def test_group_privacy_against_mpmath(epsilon, group_size):
     loose_truth = min(group_size * mpmath.exp((group_size - 1) * mpmath.mpf(epsilon)) * delta, 1)
     assert loose == pytest.approx(float(loose_truth), rel=1e-14)
     assert loose >= group_delta
+    _, uncapped = composition.group_privacy(epsilon, delta, group_size, capped=False)
+    assert uncapped == pytest.approx(float(_group_delta(epsilon, delta, group_size)), rel=1e-14)
+    _, loose_uncapped = composition.group_privacy_loose(epsilon, delta, group_size, capped=False)
+    loose_sum = group_size * mpmath.exp((group_size - 1) * mpmath.mpf(epsilon)) * delta
+    # e^(ln of the bound): the rounding of a logarithm of 560 costs about 1e-13.
+    assert loose_uncapped == pytest.approx(float(loose_sum), rel=1e-13)
+
+
+def test_uncapped_group_delta_of_many_2_try_it_and_its_overflow():
+    """MANY-2's Try it (epsilon = 2, g = 10): the chain's sum is 75.9, capped to 1."""
+    chain = composition.group_privacy(2, 1e-6, 10, capped=False)[1]
+    assert chain == pytest.approx(float(_group_delta(2, 1e-6, 10)), rel=1e-14)
+    assert round(chain, 1) == 75.9 and composition.group_privacy(2, 1e-6, 10)[1] == 1.0
+    assert composition.group_privacy(800, 1e-6, 3, capped=False)[1] == math.inf
+    assert composition.group_privacy_loose(800, 1e-6, 3, capped=False)[1] == math.inf
+    assert composition.group_privacy(0, 0.3, 5, capped=False)[1] == pytest.approx(1.5)
 
 
 def test_group_privacy_numbers_of_many_2():

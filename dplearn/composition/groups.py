@@ -47,6 +47,10 @@ def _checked_group(epsilon, delta, group_size):
     return epsilon, delta, group_size
 
 
+#: ln of the largest double: e^x overflows above it.
+_LOG_LARGEST = math.log(np.finfo(float).max)
+
+
 def _log_chain_factor(epsilon, group_size):
     """ln sum_(j < g) e^(j epsilon), for g epsilon so large that e^(g epsilon) overflows.
 
@@ -59,7 +63,7 @@ def _log_chain_factor(epsilon, group_size):
     )
 
 
-def group_privacy(epsilon, delta, group_size):
+def group_privacy(epsilon, delta, group_size, *, capped=True):
     """The guarantee an (epsilon, delta)-DP mechanism gives a group of group_size people.
 
     Between data sets that differ in g people runs a chain of g neighbours; applying the
@@ -70,6 +74,8 @@ def group_privacy(epsilon, delta, group_size):
       epsilon: the guarantee's epsilon for one person, >= 0 and finite.
       delta: its delta, in [0, 1].
       group_size: g, a whole number >= 1.
+      capped: True caps the delta at 1; False returns the chain's sum as it is, which
+        above 1 is no probability and no guarantee (a page may show how far past 1 it is).
 
     Returns:
       (g epsilon, min(1, delta (e^(g epsilon) - 1) / (e^epsilon - 1))); the delta is
@@ -78,22 +84,31 @@ def group_privacy(epsilon, delta, group_size):
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
     epsilon, delta, group_size = _checked_group(epsilon, delta, group_size)
+    ceiling = 1.0 if capped else math.inf
     if delta == 0:
         return group_size * epsilon, 0.0
     if epsilon == 0:
-        return 0.0, min(1.0, group_size * delta)
+        return 0.0, min(ceiling, group_size * delta)
     if group_size * epsilon < 700:
         factor = math.expm1(group_size * epsilon) / math.expm1(epsilon)
-        return group_size * epsilon, min(1.0, delta * factor)
+        return group_size * epsilon, min(ceiling, delta * factor)
     log_delta = math.log(delta) + _log_chain_factor(epsilon, group_size)
-    return group_size * epsilon, math.exp(min(log_delta, 0.0))
+    return group_size * epsilon, _exp_capped(log_delta, capped)
 
 
-def group_privacy_loose(epsilon, delta, group_size):
+def _exp_capped(log_delta, capped):
+    """e^log_delta, at most 1 when capped; infinite where it overflows a double."""
+    if capped:
+        return math.exp(min(log_delta, 0.0))
+    return math.exp(log_delta) if log_delta < _LOG_LARGEST else math.inf
+
+
+def group_privacy_loose(epsilon, delta, group_size, *, capped=True):
     """The often-quoted group guarantee (g epsilon, g e^((g - 1) epsilon) delta), capped at 1.
 
     Every term e^(j epsilon) of the chain's sum is bounded by the largest: never smaller
     than ``group_privacy``'s delta, and equal to it only for g = 1 or epsilon = 0.
+    With capped=False the delta is returned as it is, above 1 too (as ``group_privacy``).
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
@@ -101,7 +116,7 @@ def group_privacy_loose(epsilon, delta, group_size):
     if delta == 0:
         return group_size * epsilon, 0.0
     log_delta = math.log(group_size) + (group_size - 1) * epsilon + math.log(delta)
-    return group_size * epsilon, math.exp(min(log_delta, 0.0))
+    return group_size * epsilon, _exp_capped(log_delta, capped)
 
 
 def gaussian_group_delta(sigma, group_size, epsilon, sensitivity=1.0):

@@ -59,6 +59,13 @@ EXERCISES = [
                 "added or removed: one count moves by 1.",
                 lambda: 2 / _HISTOGRAM_EPSILON,
             ),
+            mistake(
+                "bins-for-scale",
+                "That is the number of bins. The scale depends on how much one person can "
+                "move one count and on ε, not on how many bins there are: with disjoint "
+                "bins, divide the sensitivity of a count by ε.",
+                lambda: _BINS,
+            ),
         ],
         solution=(
             "A person's row falls in one bin, so two neighbouring data sets differ in one "
@@ -98,6 +105,19 @@ EXERCISES = [
                 "more noise on each.",
                 lambda: _AT_SENSITIVITY / _AT_EPSILON,
             ),
+            mistake(
+                "halved-twice",
+                "You gave the answers half of ε and then used AboveThreshold's answer scale "
+                "with that half. The factor in that scale already pays for the half: the "
+                "answers' ε/2 covers a shift of 2Δ, so halving ε again counts the half twice.",
+                lambda: 4 * _AT_SENSITIVITY / (_AT_EPSILON / 2),
+            ),
+            mistake(
+                "times-epsilon",
+                "You multiplied by ε. A Laplace scale is a sensitivity divided by ε: the "
+                "smaller ε, the more noise.",
+                lambda: _AT_SENSITIVITY * _AT_EPSILON,
+            ),
         ],
         solution=(
             "Dwork & Roth's Algorithm 1 draws the noisy threshold with "
@@ -116,7 +136,8 @@ EXERCISES = [
             "A mechanism is $(\\varepsilon, \\delta)$-DP with $\\varepsilon = 0.5$ and "
             "$\\delta = 10^{-7}$ for one person. A family of 4 is in the data. By the "
             "chain of neighbours, the mechanism is $(4\\varepsilon, \\delta_4)$-DP for the "
-            "family. What is $\\delta_4$?"
+            "family. What is $\\delta_4$? Give it to three significant figures (or as a "
+            "formula)."
         ),
         compute=lambda: _group_delta(_GROUP_EPSILON, _GROUP_DELTA, _GROUP),
         mistakes=[
@@ -138,6 +159,12 @@ EXERCISES = [
                 "You kept only the first factor e^(gε) δ. The chain adds one δ term per "
                 "step, each with its own power of e^ε.",
                 lambda: math.exp(_GROUP * _GROUP_EPSILON) * _GROUP_DELTA,
+            ),
+            mistake(
+                "one-persons-delta",
+                "That is one person's δ. For the family it is larger: each of the 4 steps "
+                "of the chain adds a δ term, and the later steps multiply it by e^ε.",
+                lambda: _GROUP_DELTA,
             ),
         ],
         solution=(

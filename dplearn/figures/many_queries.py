@@ -12,10 +12,12 @@ Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, NullLocator
 
 from dplearn import calibration, composition
 from dplearn import sparse_vector as sv
@@ -172,6 +174,41 @@ class ParallelComposition(Explorer):
 # ---------------------------------------------------------------------------
 
 
+def _decades_around(values):
+    """Log-axis limits at whole decades around values, half a decade of room each side.
+
+    The room keeps a marker at a power of ten (delta at g = 1) whole inside the axes.
+    """
+    low = math.floor(math.log10(float(np.min(values))) - 0.5)
+    high = math.ceil(math.log10(float(np.max(values))) + 0.5)
+    return 10.0**low, 10.0**high
+
+
+def _below(ratio):
+    """The Gaussian's exact delta against the chain's, in words."""
+    if math.isclose(ratio, 1.0, rel_tol=1e-9):
+        return "equal to the chain bound"
+    return f"{ratio:.3g} times below the chain bound"
+
+
+def _decade_ticks(axis, low, high, count):
+    """Puts exactly count major ticks on a log axis, at decades within [low, high].
+
+    Every other decade (or fewer) when there are too many, and the rest below low, where
+    they are not drawn: the figure keeps the same number of tick artists at every setting
+    (it changes in place). No minor ticks, for the same reason.
+    """
+    decades = range(math.ceil(math.log10(low) - 1e-9), math.floor(math.log10(high) + 1e-9) + 1)
+    step = 1
+    while len([exponent for exponent in decades if exponent % step == 0]) > count:
+        step += 1
+    # Multiples of the step: 10^0 (delta = 1, a bound's end) keeps its label.
+    shown = [10.0**exponent for exponent in decades if exponent % step == 0]
+    hidden = [low / 10.0 ** (index + 1) for index in range(count - len(shown))]
+    axis.set_major_locator(FixedLocator(hidden[::-1] + shown))
+    axis.set_minor_locator(NullLocator())
+
+
 @functools.lru_cache(maxsize=256)
 def _analytic_sigma(epsilon, delta):
     return float(calibration.gaussian_sigma_analytic(epsilon, delta))
@@ -184,7 +221,9 @@ class GroupPrivacy(Explorer):
     Red, solid: the chain of g neighbours, delta (e^(g epsilon) - 1) / (e^epsilon - 1).
     Purple, dashed: the often-quoted g e^((g - 1) epsilon) delta. Green, dotted: the exact
     delta at g epsilon of the Gaussian mechanism calibrated to (epsilon, delta) for one
-    person, whose sensitivity for the group is g.
+    person, whose sensitivity for the group is g. The two bounds are drawn and read out
+    as they are, past 1 too, where the hatched band says they guarantee nothing; the
+    y-axis follows the three curves at every setting.
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
@@ -212,8 +251,9 @@ class GroupPrivacy(Explorer):
         (self.exact_mark,) = ax.plot([], [], "s", color=GOOD_COLOR, ms=10, mec="black")
         (self.gap,) = ax.plot([], [], color="black", lw=1.2)
         self.moving(self.chain, self.loose, self.exact, self.gap, self.chain_mark, self.exact_mark)
+        ax.axhspan(1.0, 1e20, fc="none", ec=GUIDE_GREY, hatch="xx", lw=0.0)
+        ax.axhline(1.0, color=GUIDE_GREY, lw=1.0)
         ax.set_xlim(0.5, 10.5)
-        ax.set_ylim(1e-11, 3.0)
         ax.set_xlabel("group size $g$")
         ax.set_ylabel(r"$\delta$ for the group, at $g\varepsilon$")
         ax.set_title(r"MANY-2 · a group of $g$: $(g\varepsilon,\ \delta_g)$")
@@ -247,15 +287,26 @@ class GroupPrivacy(Explorer):
                     label="Gaussian, exact\n(sensitivity $g$)",
                 ),
                 Line2D([], [], color="black", lw=1.2, label="gap at the slider's $g$"),
+                Patch(
+                    fc="none", ec=GUIDE_GREY, hatch="xx", label="$\\delta$ above 1:\nno guarantee"
+                ),
             ],
         )
 
     def _apply(self, epsilon, delta, group):
         sigma = _analytic_sigma(epsilon, delta)
-        chain = [composition.group_privacy(epsilon, delta, g)[1] for g in self.groups]
-        loose = [composition.group_privacy_loose(epsilon, delta, g)[1] for g in self.groups]
-        exact = [composition.gaussian_group_delta(sigma, g, epsilon) for g in self.groups]
-        floor = 1e-12
+        chain = np.array(
+            [composition.group_privacy(epsilon, delta, g, capped=False)[1] for g in self.groups]
+        )
+        loose = np.array(
+            [
+                composition.group_privacy_loose(epsilon, delta, g, capped=False)[1]
+                for g in self.groups
+            ]
+        )
+        exact = np.array([composition.gaussian_group_delta(sigma, g, epsilon) for g in self.groups])
+        # A delta that underflows to 0 is drawn at the floor, below the axis.
+        floor = 1e-300
         self.chain.set_data(self.groups, np.maximum(chain, floor))
         self.loose.set_data(self.groups, np.maximum(loose, floor))
         self.exact.set_data(self.groups, np.maximum(exact, floor))
@@ -263,14 +314,20 @@ class GroupPrivacy(Explorer):
         self.chain_mark.set_data([group], [max(here_chain, floor)])
         self.exact_mark.set_data([group], [max(here_exact, floor)])
         self.gap.set_data([group, group], [max(here_exact, floor), max(here_chain, floor)])
+        shown = np.concatenate([chain, loose, exact])
+        limits = _decades_around(shown[shown > 0])
+        if limits != tuple(self.axes.get_ylim()):
+            self.axes.set_ylim(*limits)
+            _decade_ticks(self.axes.yaxis, *limits, count=9)
+            self.figure.invalidate_static_layer()
         self.state = dict(
             epsilon=epsilon,
             delta=delta,
             group=group,
             sigma=sigma,
-            chain=here_chain,
-            loose=loose[group - 1],
-            exact=here_exact,
+            chain=float(here_chain),
+            loose=float(loose[group - 1]),
+            exact=float(here_exact),
         )
 
     def numbers(self):
@@ -278,7 +335,7 @@ class GroupPrivacy(Explorer):
         s = self.state
         return {
             r"group's $\varepsilon = g\varepsilon$": s["group"] * s["epsilon"],
-            r"chain bound $\delta_g$": s["chain"],
+            r"chain bound $\delta_g$ (above 1: no guarantee)": s["chain"],
             r"often quoted $g e^{(g-1)\varepsilon}\delta$": s["loose"],
             r"Gaussian $\sigma$ for one person": s["sigma"],
             r"Gaussian exact $\delta$ at $g\varepsilon$": s["exact"],
@@ -288,12 +345,13 @@ class GroupPrivacy(Explorer):
     def description(self):
         """MANY-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
+        nothing = ", above 1: no guarantee at all" if s["chain"] > 1 else ""
         return (
             f"Delta for a group of g people against g, from one person's epsilon "
             f"{s['epsilon']:.4g} and delta {s['delta']:.3g}. At g = {s['group']} the chain "
-            f"bound gives {s['chain']:.4g}, the often-quoted bound {s['loose']:.4g}, and the "
-            f"Gaussian mechanism's exact delta is {s['exact']:.4g}, "
-            f"{s['chain'] / s['exact']:.3g} times below the chain bound."
+            f"bound gives {s['chain']:.4g}{nothing}, the often-quoted bound "
+            f"{s['loose']:.4g}, and the Gaussian mechanism's exact delta is "
+            f"{s['exact']:.4g}, {_below(s['chain'] / s['exact'])}."
         )
 
 
@@ -368,7 +426,7 @@ class AboveThresholdLaw(Explorer):
         right.set_xlim(-0.6, 5.6)
         right.set_ylim(-5.5, 5.5)
         right.set_xlabel("outcome")
-        right.set_ylabel(r"privacy loss $\ln(P_1/P_2)$")
+        right.set_ylabel(r"privacy loss $\ln(P_1/P_2)$ (nats)")
         right.set_title(r"each outcome's loss, within $\pm\varepsilon$")
         legend_beside(
             right,
@@ -425,9 +483,12 @@ class AboveThresholdLaw(Explorer):
             for label, value in zip(self.labels, s["first"], strict=True)
         }
         worst = int(np.argmax(np.abs(s["losses"])))
-        table["largest |loss|"] = float(np.abs(s["losses"][worst]))
+        table["largest |loss| (nats)"] = float(np.abs(s["losses"][worst]))
         table["at the outcome"] = self.labels[worst]
-        table[r"$\varepsilon$"] = s["epsilon"]
+        table[r"$\varepsilon$ (nats)"] = s["epsilon"]
+        table[r"largest |loss| in units of $\varepsilon$"] = float(
+            np.abs(s["losses"][worst]) / s["epsilon"]
+        )
         return table
 
     def description(self):
@@ -509,7 +570,7 @@ class BrokenVariants(Explorer):
         ax.set_xlim(0, MAX_QUERIES + 1)
         ax.set_ylim(0, 14)
         ax.set_xlabel("number of queries $m$")
-        ax.set_ylabel(r"worst loss / claimed $\varepsilon$")
+        ax.set_ylabel(r"worst loss, in units of claimed $\varepsilon$")
         ax.set_title("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
         legend_beside(
             ax,
@@ -569,12 +630,13 @@ class BrokenVariants(Explorer):
     def numbers(self):
         """The readout beside MANY-4: the numbers it shows at the current setting."""
         s = self.state
+        unit = s["epsilon"]
         return {
-            r"claimed $\varepsilon$": s["epsilon"],
-            "no stop: worst loss": s["no_stop"],
-            "releases the answer: worst loss": s["released"],
-            "no answer noise: worst loss": s["no_noise"],
-            "AboveThreshold, same pair": s["above"],
+            r"claimed $\varepsilon$ (nats)": s["epsilon"],
+            r"worst loss in units of $\varepsilon$: no stop": s["no_stop"] / unit,
+            r"worst loss in units of $\varepsilon$: releases the answer": s["released"] / unit,
+            r"worst loss in units of $\varepsilon$: no answer noise": s["no_noise"] / unit,
+            r"worst loss in units of $\varepsilon$: AboveThreshold": s["above"] / unit,
             r"no stop passes $\varepsilon$ from $m$ =": s["first_over"]["no stop"] or "never",
             r"release passes $\varepsilon$ from $m$ =": s["first_over"]["released"] or "never",
         }
@@ -582,13 +644,15 @@ class BrokenVariants(Explorer):
     def description(self):
         """MANY-4 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
+        unit = s["epsilon"]
         return (
             f"Worst privacy loss of three broken sparse-vector variants against the number of "
-            f"queries, each on neighbours built to break it, claimed epsilon {s['epsilon']:.4g}. "
-            f"At m = {s['queries']}: no stop {_scientific(s['no_stop'])}, releasing the noisy "
-            f"answer {_scientific(s['released'])}, no answer noise "
-            f"{_scientific(s['no_noise'])}; AboveThreshold on the same neighbours "
-            f"{_scientific(s['above'])}, within its epsilon."
+            f"queries, in units of the claimed epsilon {s['epsilon']:.4g}, each on neighbours "
+            f"built to break it. At m = {s['queries']}: no stop "
+            f"{_scientific(s['no_stop'] / unit)}, releasing the noisy answer "
+            f"{_scientific(s['released'] / unit)}, no answer noise "
+            f"{_scientific(s['no_noise'] / unit)}; AboveThreshold on the same neighbours "
+            f"{_scientific(s['above'] / unit)}, within its epsilon."
         )
 
 
@@ -597,15 +661,29 @@ class BrokenVariants(Explorer):
 # ---------------------------------------------------------------------------
 
 
+def _compared(ratio):
+    """How Sparse's noise compares with answering all: "20 times smaller", "2 times larger"."""
+    if math.isclose(ratio, 1.0, rel_tol=1e-12):
+        return "the same"
+    if ratio > 1.0:
+        return f"{ratio:.4g} times smaller"
+    return f"{1.0 / ratio:.4g} times larger"
+
+
 @register
 class SparseSavings(Explorer):
-    """MANY-5: noise scales of Sparse against answering every query, as c grows.
+    """MANY-5: noise scales of Sparse against answering every query, as c grows, like for like.
 
-    Sparse (Dwork & Roth, Algorithm 2) finds c queries above the threshold among m with
-    Laplace(4c / epsilon) on every answer it compares; publishing those c answers too
-    (half the budget each) puts Laplace(2c / epsilon) on each. Answering all m with
-    Laplace noise at the same epsilon puts Laplace(m / epsilon) on each: flat in c,
-    growing with m. Sensitivity 1.
+    Both panels spend epsilon in all and compare what releases the same thing. Left, which
+    c queries are above the threshold: Sparse (Dwork & Roth, Algorithm 2) with the whole
+    epsilon puts Laplace(4c / epsilon) on every answer it compares (solid), against
+    answering all m with Laplace(m / epsilon) each and comparing those with the threshold
+    (dotted, flat in c): Sparse wins while c < m/4. Right, those queries and their
+    answers: Sparse with epsilon / 2 compares with Laplace(8c / epsilon) (dash-dot) and
+    the c answers published with the other half get Laplace(2c / epsilon) (dashed),
+    against all m at m / epsilon: its published answers win while c < m/2, its search
+    while c < m/8. The x-axis runs to c = m, the most positives there can be.
+    Sensitivity 1.
 
     Taught in: 13-answer-many-queries-for-the-price-of-few.ipynb
     """
@@ -623,32 +701,58 @@ class SparseSavings(Explorer):
     }
     defaults = {"queries": 1000, "positives": 5, "epsilon": 1.0}
     figsize = (10.0, 3.8)
-    cs = np.geomspace(1, 5000, 200)
+    #: Points per curve, from c = 1 to c = m.
+    points = 200
 
     def _build(self):
-        ax = self.axes = self.figure.subplots()
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        (self.comparison,) = ax.plot([], [], color=FIRST_COLOR, lw=2)
-        (self.released,) = ax.plot([], [], color=GOOD_COLOR, lw=2, ls="--")
-        (self.all_answers,) = ax.plot([], [], color=BOUND_COLOR, lw=2, ls=":")
-        (self.marks,) = ax.plot([], [], "o", color="black", ms=6)
-        (self.crossing,) = ax.plot([], [], "X", color=GOOD_COLOR, ms=10, mec="black")
-        self.moving(self.comparison, self.released, self.all_answers, self.marks, self.crossing)
-        ax.set_xlim(0.8, 6000)
-        ax.set_ylim(0.1, 1e6)
-        ax.set_xlabel("positives $c$ (queries above the threshold)")
-        ax.set_ylabel("Laplace scale")
-        ax.set_title(r"MANY-5 · noise on each answer, $\varepsilon$ in all")
+        find, publish = self.figure.subplots(1, 2, sharey=True)
+        self.axes = (find, publish)
+        (self.comparison,) = find.plot([], [], color=FIRST_COLOR, lw=2)
+        (self.find_all,) = find.plot([], [], color=BOUND_COLOR, lw=2, ls=":")
+        (self.find_marks,) = find.plot([], [], "o", color="black", ms=6)
+        (self.find_crossing,) = find.plot([], [], "X", color=GOOD_COLOR, ms=10, mec="black")
+        (self.publishing_comparison,) = publish.plot([], [], color=PURPLE, lw=2, ls="-.")
+        (self.released,) = publish.plot([], [], color=GOOD_COLOR, lw=2, ls="--")
+        (self.publish_all,) = publish.plot([], [], color=BOUND_COLOR, lw=2, ls=":")
+        (self.publish_marks,) = publish.plot([], [], "o", color="black", ms=6)
+        (self.publish_crossings,) = publish.plot(
+            [], [], "X", color=GOOD_COLOR, ms=10, mec="black", ls="none"
+        )
+        self.moving(
+            self.comparison,
+            self.find_all,
+            self.publishing_comparison,
+            self.released,
+            self.publish_all,
+            self.find_marks,
+            self.publish_marks,
+            self.find_crossing,
+            self.publish_crossings,
+        )
+        for ax in self.axes:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("positives $c$ (up to $m$)")
+        find.set_ylabel("Laplace scale on each answer")
+        find.set_title(r"MANY-5 · which $c$ are above, $\varepsilon$ in all", fontsize=10)
+        publish.set_title(r"which $c$, and their answers, $\varepsilon$ in all", fontsize=10)
         legend_beside(
-            ax,
+            publish,
             [
                 Line2D(
                     [],
                     [],
                     color=FIRST_COLOR,
                     lw=2,
-                    label="Sparse, compared answers:\n$4c/\\varepsilon$",
+                    label="Sparse at $\\varepsilon$:\ncompared, $4c/\\varepsilon$",
+                ),
+                Line2D(
+                    [],
+                    [],
+                    color=PURPLE,
+                    lw=2,
+                    ls="-.",
+                    label="Sparse at $\\varepsilon/2$:\ncompared, $8c/\\varepsilon$",
                 ),
                 Line2D(
                     [],
@@ -656,7 +760,7 @@ class SparseSavings(Explorer):
                     color=GOOD_COLOR,
                     lw=2,
                     ls="--",
-                    label="Sparse, then the $c$ answers\npublished: $2c/\\varepsilon$",
+                    label="$c$ answers at $\\varepsilon/2$:\npublished, $2c/\\varepsilon$",
                 ),
                 Line2D(
                     [],
@@ -664,7 +768,7 @@ class SparseSavings(Explorer):
                     color=BOUND_COLOR,
                     lw=2,
                     ls=":",
-                    label="all $m$ answers published:\n$m/\\varepsilon$",
+                    label="all $m$ answered at $\\varepsilon$:\n$m/\\varepsilon$ each",
                 ),
                 Line2D([], [], color="black", marker="o", ls="none", label="at the slider's $c$"),
                 Line2D(
@@ -674,21 +778,41 @@ class SparseSavings(Explorer):
                     marker="X",
                     mec="black",
                     ls="none",
-                    label="where they cross: $c = m/2$",
+                    label="where Sparse\nstops winning",
                 ),
             ],
+            fontsize=8.5,
         )
 
     def _apply(self, queries, positives, epsilon):
-        cs = self.cs
-        self.comparison.set_data(cs, 4.0 * cs / epsilon)
-        self.released.set_data(cs, 2.0 * cs / epsilon)
-        self.all_answers.set_data(cs, np.full(cs.size, queries / epsilon))
+        cs = np.geomspace(1, queries, self.points)
         scales = sv.sparse_noise_scales(queries, positives, epsilon)
-        self.marks.set_data(
-            [positives] * 3, [scales.comparison, scales.released, scales.all_answers]
+        flat = np.full(cs.size, scales.all_answers)
+        self.comparison.set_data(cs, 4.0 * cs / epsilon)
+        self.find_all.set_data(cs, flat)
+        self.publishing_comparison.set_data(cs, 8.0 * cs / epsilon)
+        self.released.set_data(cs, 2.0 * cs / epsilon)
+        self.publish_all.set_data(cs, flat)
+        self.find_marks.set_data([positives] * 2, [scales.comparison, scales.all_answers])
+        self.publish_marks.set_data(
+            [positives] * 3,
+            [scales.comparison_when_publishing, scales.released, scales.all_answers],
         )
-        self.crossing.set_data([queries / 2], [queries / epsilon])
+        self.find_crossing.set_data([queries / 4], [scales.all_answers])
+        self.publish_crossings.set_data([queries / 8, queries / 2], [scales.all_answers] * 2)
+        # Half a decade of room beyond the curves' ends, so no end or mark is clipped.
+        limits = (
+            10.0 ** (np.log10(2.0 / epsilon) - 0.5),
+            10.0 ** (np.log10(8.0 * queries / epsilon) + 0.5),
+        )
+        xlimits = (10.0**-0.15, 10.0 ** (math.log10(queries) + 0.15))
+        if xlimits != tuple(self.axes[0].get_xlim()) or limits != tuple(self.axes[0].get_ylim()):
+            for ax in self.axes:
+                ax.set_xlim(*xlimits)
+                _decade_ticks(ax.xaxis, *xlimits, count=4)
+            self.axes[0].set_ylim(*limits)
+            _decade_ticks(self.axes[0].yaxis, *limits, count=8)  # shared by both panels
+            self.figure.invalidate_static_layer()
         self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
 
     def numbers(self):
@@ -696,23 +820,34 @@ class SparseSavings(Explorer):
         s = self.state
         scales = s["scales"]
         return {
-            "Sparse: threshold noise": scales.threshold,
-            "Sparse: noise on compared answers": scales.comparison,
-            "Sparse then publish: noise per answer": scales.released,
-            "all m published: noise per answer": scales.all_answers,
-            "Sparse's noise is smaller by": scales.all_answers / scales.released,
-            "Sparse wins while c is below": s["queries"] / 2,
+            r"which $c$: Sparse at $\varepsilon$, threshold noise": scales.threshold,
+            r"which $c$: Sparse at $\varepsilon$, compared answers": scales.comparison,
+            r"with answers: Sparse at $\varepsilon/2$, compared": scales.comparison_when_publishing,
+            r"with answers: $c$ published at $\varepsilon/2$": scales.released,
+            r"all $m$ answered at $\varepsilon$: each": scales.all_answers,
+            "which c: Sparse's noise against all m": _compared(
+                scales.all_answers / scales.comparison
+            ),
+            "published: Sparse's noise against all m": _compared(
+                scales.all_answers / scales.released
+            ),
+            "Sparse finds with less noise while c <": s["queries"] / 4,
+            "Sparse publishes with less noise while c <": s["queries"] / 2,
         }
 
     def description(self):
         """MANY-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         scales = s["scales"]
-        winner = "Sparse" if scales.released < scales.all_answers else "answering all"
         return (
-            f"Laplace noise scale on each published answer against the number of positives c, "
-            f"for {s['queries']} queries and epsilon {s['epsilon']:.4g}: at c = "
-            f"{s['positives']} Sparse then publishing puts {scales.released:.4g} on each, "
-            f"answering all {s['queries']} puts {scales.all_answers:.4g}; {winner} wins, "
-            f"and Sparse wins while c is below {s['queries'] / 2:g}."
+            f"Laplace noise scale on each answer against the number of positives c, for "
+            f"{s['queries']} queries and epsilon {s['epsilon']:.4g} in all. At c = "
+            f"{s['positives']}, to find which queries are above the threshold Sparse compares "
+            f"answers with {scales.comparison:.4g} against {scales.all_answers:.4g} for "
+            f"answering all, {_compared(scales.all_answers / scales.comparison)}; to publish "
+            f"their answers too it puts {scales.released:.4g} on each, "
+            f"{_compared(scales.all_answers / scales.released)}, and searches with "
+            f"{scales.comparison_when_publishing:.4g}. Sparse finds with less noise while c is "
+            f"below {s['queries'] / 4:g} and publishes with less while c is below "
+            f"{s['queries'] / 2:g}."
         )
