@@ -216,6 +216,8 @@ def _lesson12_histogram_bias():
         f"{grid[0]:.1f} to {grid[-1]:.1f} cm: it has {(grid > median).sum()} candidates above the "
         f"true median and {(grid < median).sum()} below",
         f"grid's middle, {(grid[0] + grid[-1]) / 2:.2f} cm",
+        f"an empty bin gains $1/(2\\varepsilon)$, {means[counts == 0][0]:.1f} at "
+        "$\\varepsilon = 0.2$",
         f"adds {added.sum():.1f} counts' worth of noise to {lengths.size} flowers, "
         f"{added[grid > median].sum():.1f} above the median against "
         f"{added[grid < median].sum():.1f} below: the median of the mean counts moves to "
