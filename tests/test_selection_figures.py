@@ -17,9 +17,9 @@ def test_sel_1_shows_its_probabilities_and_the_worst_loss():
     numbers = explorer.numbers()
     shown = [round(numbers[f"$P_1[{r}]$"], 4) for r in range(1, 6)]
     assert shown == [0.7274, 0.2676, 0.0049, 0.0001, 0.0]
-    assert -1.0 <= numbers[r"smallest loss over all neighbours, in units of $\varepsilon$"] < 0
-    assert 0 < numbers[r"largest loss over all neighbours, in units of $\varepsilon$"] <= 1.0
-    assert numbers["error bound in score units, probability 95 %"] == pytest.approx(
+    assert -1.0 <= numbers[r"smallest loss / $\varepsilon$, any neighbour"] < 0
+    assert 0 < numbers[r"largest loss / $\varepsilon$, any neighbour"] <= 1.0
+    assert numbers["error bound at 95 % (score units)"] == pytest.approx(
         2 * math.log(5 / 0.05), rel=1e-14
     )
     assert "0.7274, 0.2676, 0.0049, 0.0001, 0.0000" in explorer.description()

@@ -198,9 +198,9 @@ class ExponentialMechanism(Explorer):
         """
         s = self.state
         numbers = {f"$P_1[{r + 1}]$": float(p) for r, p in enumerate(s["first"])}
-        numbers[r"largest loss over all neighbours, in units of $\varepsilon$"] = s["highest"]
-        numbers[r"smallest loss over all neighbours, in units of $\varepsilon$"] = s["lowest"]
-        numbers[f"error bound in score units, probability {(1 - BETA) * 100:g} %"] = s["bound"]
+        numbers[r"largest loss / $\varepsilon$, any neighbour"] = s["highest"]
+        numbers[r"smallest loss / $\varepsilon$, any neighbour"] = s["lowest"]
+        numbers[f"error bound at {(1 - BETA) * 100:g} % (score units)"] = s["bound"]
         return numbers
 
     def description(self):
