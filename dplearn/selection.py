@@ -45,6 +45,7 @@ __all__ = [
     "noise_scale",
     "exponential_mechanism",
     "exponential_mechanism_log",
+    "accuracy_bound",
     "report_noisy_max",
     "win_probability",
     "permute_and_flip",
@@ -58,6 +59,8 @@ __all__ = [
     "quantile_probabilities",
     "sample_quantile",
     "sample_histogram_quantile",
+    "clipped_histogram_means",
+    "ClippedHistogram",
     "SelectionPair",
 ]
 
@@ -140,11 +143,46 @@ def exponential_mechanism(scores, epsilon, sensitivity=1.0, monotone=False):
       monotone: True when on neighbours all scores move in the same direction.
 
     Returns:
-      An array of k probabilities that sum to 1.
+      An array of m probabilities that sum to 1.
 
     Taught in: 12-choose-privately.ipynb
     """
     return np.exp(exponential_mechanism_log(scores, epsilon, sensitivity, monotone))
+
+
+def accuracy_bound(candidates, epsilon, beta, sensitivity=1.0, monotone=False):
+    """How far below the best score the exponential mechanism's pick may fall.
+
+    With probability at least 1 - beta the picked candidate's score is above
+    u* - (2 Delta u / epsilon)(ln m + ln(1 / beta)), u* the best of the m candidates'
+    scores (McSherry & Talwar 2007; Dwork & Roth, "The algorithmic foundations of
+    differential privacy", Theorem 3.11); Delta u / epsilon replaces 2 Delta u / epsilon
+    when ``monotone``. It holds because the m candidates scoring at most u* - t together
+    weigh at most m e^(-a t) times the best's weight, a = epsilon / (2 Delta u). The error
+    grows with ln m, whatever the scores.
+
+    Args:
+      candidates: m, the number of candidates, a whole number >= 1.
+      epsilon: privacy budget, > 0.
+      beta: the allowed probability of a worse pick, in (0, 1).
+      sensitivity: Delta u, > 0.
+      monotone: True when on neighbours all scores move in the same direction.
+
+    Returns:
+      The error bound, in the scores' units.
+
+    Raises:
+      ValueError: when candidates is not a whole number >= 1, epsilon is not > 0, or beta
+        is not in (0, 1).
+
+    Taught in: 12-choose-privately.ipynb
+    """
+    candidates = check.positive_integer("candidates", candidates)
+    beta = check.probability_open("beta", beta, scalar=True)
+    scale = noise_scale(epsilon, sensitivity, monotone)
+    if math.isinf(scale):
+        raise ValueError("epsilon must be > 0 for an accuracy bound, got 0.0")
+    return scale * (math.log(candidates) + math.log(1.0 / beta))
 
 
 # ---------------------------------------------------------------------------
@@ -164,13 +202,13 @@ _NEGLIGIBLE = 1e-18
 
 
 def _permute_and_flip_log(scores, rate):
-    """ln P[r] of permute-and-flip, r = 0 .. k - 1.
+    """ln P[r] of permute-and-flip, r = 0 .. m - 1.
 
     P[r] = p_r E[prod over the candidates visited before r of (1 - p_s)]. In a uniform
-    random order the set visited before r has size j with the weight j! (k - 1 - j)! / k!
-    = integral of t^j (1 - t)^(k - 1 - j) dt, so P[r] = p_r I_r with I_r the integral over
-    [0, 1] of prod_(s != r) (1 - p_s t): a polynomial of degree k - 1 in t, positive on
-    [0, 1], which Gauss-Legendre with more than k / 2 nodes integrates exactly.
+    random order the set visited before r has size j with the weight j! (m - 1 - j)! / m!
+    = integral of t^j (1 - t)^(m - 1 - j) dt, so P[r] = p_r I_r with I_r the integral over
+    [0, 1] of prod_(s != r) (1 - p_s t): a polynomial of degree m - 1 in t, positive on
+    [0, 1], which Gauss-Legendre with more than m / 2 nodes integrates exactly.
     """
     log_flip = rate * (scores - scores.max())  # ln p_r <= 0
     flip = np.exp(log_flip)
@@ -200,7 +238,7 @@ def permute_and_flip(scores, epsilon, sensitivity=1.0, monotone=False):
     It takes the arguments of ``exponential_mechanism``.
 
     Returns:
-      An array of k probabilities that sum to 1.
+      An array of m probabilities that sum to 1.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -276,7 +314,7 @@ def report_noisy_max(scores, epsilon, noise, sensitivity=1.0, monotone=False):
       noise: "laplace", "gumbel" or "exponential".
 
     Returns:
-      An array of k probabilities.
+      An array of m probabilities.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -292,7 +330,7 @@ def report_noisy_max(scores, epsilon, noise, sensitivity=1.0, monotone=False):
 def win_probability(scores, epsilon, noise, sensitivity=1.0, monotone=False):
     """P[the best candidate is reported] by report-noisy-max (ties: the first best).
 
-    The same number as ``report_noisy_max(...)[best]``, with one integral instead of k for
+    The same number as ``report_noisy_max(...)[best]``, with one integral instead of m for
     Laplace noise (figures draw it against epsilon).
 
     Taught in: 12-choose-privately.ipynb
@@ -584,11 +622,56 @@ def sample_histogram_quantile(values, candidates, epsilon, quantile=0.5, *, rng,
         raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
     quantile = check.probability_open("quantile", quantile, scalar=True)
     rng = check.generator(rng)
-    edges = (candidates[1:] + candidates[:-1]) / 2.0
-    counts = np.bincount(np.searchsorted(edges, values), minlength=candidates.size)
+    counts = _bin_counts(values, candidates)
     count = _size(size)
     noisy = np.maximum(counts + rng.laplace(0.0, 1.0 / epsilon, (count, candidates.size)), 0.0)
     running = np.cumsum(noisy, axis=1)
     index = np.argmax(running >= quantile * running[:, -1:], axis=1)
     draws = candidates[index]
     return float(draws[0]) if size is None else draws
+
+
+def _bin_counts(values, candidates):
+    """How many values lie nearest each of the sorted candidates (the bins' centres)."""
+    edges = (candidates[1:] + candidates[:-1]) / 2.0
+    return np.bincount(np.searchsorted(edges, values), minlength=candidates.size)
+
+
+class ClippedHistogram(NamedTuple):
+    """A histogram's true counts and their means after Laplace noise, negatives set to 0.
+
+    Attributes:
+      counts: the values counted at their nearest candidate.
+      means: each noisy count's expected value, count + (b/2) e^(-count/b), b = 1/epsilon.
+    """
+
+    counts: np.ndarray
+    means: np.ndarray
+
+
+def clipped_histogram_means(values, candidates, epsilon):
+    """Why a median read off a Laplace histogram is biased: the clipped counts' means.
+
+    A count c with Laplace noise of scale b = 1/epsilon, set to 0 when negative, is on
+    average c + (b/2) e^(-c/b): every bin gains, an empty one b/2. Where the grid has
+    more candidates on one side of the median, more of that mass lies there, and the
+    released median moves that way.
+
+    Args:
+      values: the column, a non-empty list of finite numbers.
+      candidates: the grid (the bins' centres), as for ``sample_histogram_quantile``.
+      epsilon: privacy budget, > 0.
+
+    Returns:
+      A ``ClippedHistogram`` (counts, means), in the candidates' sorted order.
+
+    Taught in: 12-choose-privately.ipynb
+    """
+    values = check.vector("values", values)
+    candidates = np.sort(check.vector("candidates", candidates))
+    epsilon = check.finite_epsilon(epsilon, scalar=True)
+    if epsilon == 0:
+        raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
+    counts = _bin_counts(values, candidates)
+    scale = 1.0 / epsilon
+    return ClippedHistogram(counts, counts + scale / 2.0 * np.exp(-counts / scale))

@@ -149,7 +149,7 @@ def lesson12():
     # Where the two medians' errors cross: between 0.04 and 0.05.
     low, high = (selection_figures.median_errors(e)[:2] for e in (0.04, 0.05))
     assert low[0] > low[1] and high[0] < high[1]
-    return [
+    claims = [
         f"That one pair needs less than the bounded-range ${bounded:.2f}$",
         f"all {candidates.size} counts",
         f"the {lengths.size} iris flowers",
@@ -157,6 +157,72 @@ def lesson12():
         f"from {candidates[0]:.1f} to {candidates[-1]:.1f} cm by 0.1 cm",
         f"over {selection_figures.HISTOGRAM_DRAWS:,} seeded draws",
         "wins from $\\varepsilon \\approx 0.05$ up",
+    ]
+    return claims + _lesson12_accuracy() + _lesson12_try_it() + _lesson12_histogram_bias()
+
+
+def _lesson12_accuracy():
+    """The accuracy theorem's numbers, and the overflow the floating-point paragraph shows."""
+    from dplearn import selection
+
+    bound = {m: selection.accuracy_bound(m, 1.0, 0.05) for m in (5, 50, 500, 5000)}
+    best = {m: selection.exponential_mechanism([30.0] + [20.0] * (m - 1), 1.0)[0] for m in bound}
+    assert bound[50] - bound[5] == pytest.approx(2 * math.log(10))
+    with np.errstate(over="ignore", invalid="ignore"):
+        weights = np.exp(10 * np.array([1e4, 1e4 - 0.5, 0.0]) / 2)
+        naive = weights / weights.sum()
+    assert np.isnan(naive[:2]).all() and naive[2] == 0 and np.isinf(weights[:2]).all()
+    return [
+        f"its five candidates, ${bound[5]:.2f}$ at $\\varepsilon = 1$ and $\\beta = 5\\,\\%$",
+        f"$(2\\Delta u/\\varepsilon)\\ln 10$, ${bound[50] - bound[5]:.2f}$ at $\\varepsilon = 1$",
+        f"falls from ${best[50]:.3f}$ to ${best[5000]:.3f}$",
+        f"the bound, ${bound[5000]:.2f}$ at $m = 5000$",
+    ]
+
+
+def _lesson12_try_it():
+    """SEL-1's Try it: the monotone exponent, and the tie it cannot break."""
+    from dplearn import selection
+
+    general = selection.exponential_mechanism([30, 28, 20, 12, 10], 1.0)
+    monotone = selection.exponential_mechanism([30, 28, 20, 12, 10], 1.0, monotone=True)
+    tie = selection.exponential_mechanism([30, 30, 20, 12, 10], 1.0)
+    tie_monotone = selection.exponential_mechanism([30, 30, 20, 12, 10], 1.0, monotone=True)
+    assert tie_monotone[2] < 1e-4 and tie_monotone[0] == tie_monotone[1]
+    return [
+        f"chance rises from ${general[0]:.4f}$ to ${monotone[0]:.4f}$",
+        f"each picked\n  with probability ${tie[0]:.4f}$",
+        f"chance falls from ${tie[2]:.4f}$ to below $0.0001$, and the two best share the rest, "
+        f"${tie_monotone[0]:.4f}$ each",
+    ]
+
+
+def _lesson12_histogram_bias():
+    """Why SEL-5's histogram median lands high: the clipped noise's mass, side by side."""
+    from dplearn import selection
+    from dplearn.figures import selection as selection_figures
+
+    lengths = datasets.sepal_lengths()
+    grid, median = selection_figures.CANDIDATES, float(np.median(lengths))
+    counts, means = selection.clipped_histogram_means(lengths, grid, 0.2)
+    added = means - counts
+    middle = grid[np.argmax(np.cumsum(means) >= means.sum() / 2)]
+    steps = selection_figures.histogram_law(0.2)
+    law = selection.quantile_probabilities(lengths, grid, 0.2)
+    assert grid[np.argmax(law)] == median
+    return [
+        f"at {grid[np.argmax(steps)]:.1f} cm at the opening $\\varepsilon = 0.2$",
+        f"The flowers run from {lengths.min():.1f} to {lengths.max():.1f} cm, the grid from "
+        f"{grid[0]:.1f} to {grid[-1]:.1f} cm: it has {(grid > median).sum()} candidates above the "
+        f"true median and {(grid < median).sum()} below",
+        f"grid's middle, {(grid[0] + grid[-1]) / 2:.2f} cm",
+        f"an empty bin gains $1/(2\\varepsilon)$, {means[counts == 0][0]:.1f} at "
+        "$\\varepsilon = 0.2$",
+        f"adds {added.sum():.1f} counts' worth of noise to {lengths.size} flowers, "
+        f"{added[grid > median].sum():.1f} above the median against "
+        f"{added[grid < median].sum():.1f} below: the median of the mean counts moves to "
+        f"{middle:.1f} cm",
+        f"its law is centred on {median:.1f} cm",
     ]
 
 

@@ -262,6 +262,42 @@ def test_permute_and_flip_is_never_worse_than_the_exponential_mechanism(scores, 
     assert np.dot(pf, scores) >= np.dot(em, scores) - 1e-9 * (1 + np.abs(scores).max())
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(-50, 50, allow_nan=False), min_size=1, max_size=12),
+    st.floats(0.01, 10.0),
+    st.floats(1e-6, 0.9),
+    st.booleans(),
+)
+def test_accuracy_bound_holds(scores, epsilon, beta, monotone):
+    """The chance of a pick more than the bound below the best is at most beta."""
+    bound = selection.accuracy_bound(len(scores), epsilon, beta, monotone=monotone)
+    law = selection.exponential_mechanism(scores, epsilon, monotone=monotone)
+    worse = np.asarray(scores) < max(scores) - bound
+    assert law[worse].sum() <= beta * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("candidates", [2, 5, 50, 5000])
+def test_accuracy_bound_against_mpmath_and_nearly_reached(candidates):
+    """(2 Delta u / epsilon)(ln m + ln(1/beta)); one best and m - 1 candidates just below
+    the bound are picked with nearly beta (m - 1)/m, so no smaller bound holds."""
+    epsilon, beta, sensitivity = 0.7, 0.05, 2.0
+    bound = selection.accuracy_bound(candidates, epsilon, beta, sensitivity)
+    exact = (
+        2
+        * mpmath.mpf(sensitivity)
+        / mpmath.mpf(epsilon)
+        * mpmath.log(candidates / mpmath.mpf(beta))
+    )
+    assert bound == pytest.approx(float(exact), rel=1e-14)
+    scores = [0.0] + [-bound * (1 + 1e-9)] * (candidates - 1)
+    worse = 1 - selection.exponential_mechanism(scores, epsilon, sensitivity)[0]
+    weight = (candidates - 1) * beta / candidates
+    assert worse == pytest.approx(weight / (1 + weight), rel=1e-6)
+    monotone = selection.accuracy_bound(candidates, epsilon, beta, sensitivity, monotone=True)
+    assert monotone == pytest.approx(bound / 2, rel=1e-14)
+
+
 # ---------------------------------------------------------------------------
 # Samplers draw what the probabilities say
 # ---------------------------------------------------------------------------
@@ -477,6 +513,32 @@ def test_quantile_probabilities_against_mpmath_and_the_sampler():
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("epsilon", [0.05, 0.2, 1.0])
+def test_clipped_histogram_means_against_mpmath(epsilon):
+    """E[max(0, c + L)], L Laplace of scale 1/epsilon, as an integral at 50 digits."""
+    values = [4.3, 5.0, 5.0, 5.1, 7.9]
+    grid = [4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    counts, means = selection.clipped_histogram_means(values, grid, epsilon)
+    assert counts.tolist() == [1, 3, 0, 0, 1, 0]
+    b = 1 / mpmath.mpf(epsilon)
+    for count, mean in zip(counts, means, strict=True):
+        exact = mpmath.quad(
+            lambda x, c=int(count): max(c + x, 0) * mpmath.exp(-abs(x) / b) / (2 * b),
+            [-mpmath.inf, -int(count), 0, mpmath.inf],
+        )
+        assert mean == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_clipped_histogram_means_follow_the_sampler():
+    """Laplace-noised counts, set to 0 when negative, average to the means."""
+    lengths = np.round(np.random.default_rng(3).normal(5.8, 0.8, 150), 1)
+    grid = np.round(np.arange(40, 86) / 10, 1)
+    counts, means = selection.clipped_histogram_means(lengths, grid, 0.2)
+    noisy = np.maximum(counts + np.random.default_rng(4).laplace(0, 5.0, (20000, grid.size)), 0)
+    np.testing.assert_allclose(noisy.mean(axis=0), means, atol=5 * 5.0 / np.sqrt(20000))
+    assert counts.sum() == 150
+
+
 def test_rho_of_the_mechanisms():
     assert zcdp.gaussian_rho(2.0, 3.0) == pytest.approx(9 / 8, rel=1e-15)
     assert zcdp.pure_rho(0.3) == pytest.approx(0.045, rel=1e-15)
@@ -556,6 +618,10 @@ def test_gaussian_rho_is_its_renyi_slope():
             "quantile",
         ),
         (lambda: selection.quantile_probabilities([], [0.0, 1.0], 1.0), "values"),
+        (lambda: selection.clipped_histogram_means([1.0], [0.0, 1.0], 0.0), "epsilon"),
+        (lambda: selection.accuracy_bound(0, 1.0, 0.05), "candidates"),
+        (lambda: selection.accuracy_bound(5, 0.0, 0.05), "epsilon"),
+        (lambda: selection.accuracy_bound(5, 1.0, 1.0), "beta"),
         (lambda: zcdp.to_epsilon(-0.5, 1e-6), "rho"),
         (lambda: zcdp.to_epsilon(0.5, 0.0), "delta"),
         (lambda: zcdp.gaussian_rho(0.0), "sigma"),

@@ -1,5 +1,6 @@
 """Exercises of lesson 12, "Choose privately": the exponential mechanism, its monotone
-factor, zCDP's rho and which noise gives which selection.
+factor, Gumbel noise read as the exponential mechanism, zCDP's rho and its epsilon, and
+which selection is bounded range.
 
 References and anticipated mistakes are computed with ``dplearn.selection`` and
 ``dplearn.zcdp`` when an answer is checked; the settings differ from the lesson's printed
@@ -19,10 +20,35 @@ _SCORES, _EPSILON = (10.0, 8.0, 5.0), 1.0
 _COUNTS, _COUNT_EPSILON = (50.0, 49.0, 46.0), 0.5
 # rho-adds: 50 selections at epsilon = 0.2 and 10 Gaussian releases of sigma = 5.
 _SELECTIONS, _SELECTION_EPSILON, _RELEASES, _SIGMA = 50, 0.2, 10, 5.0
+# gumbel-max: Gumbel noise of scale b = 4 on the scores (30, 28, 20), Delta u = 1.
+_GUMBEL_SCORES, _GUMBEL_SCALE = (30.0, 28.0, 20.0), 4.0
+# rho-to-epsilon: a total rho of 0.5 at delta = 1e-6.
+_RHO, _DELTA = 0.5, 1e-6
 
 
 def _first(scores, epsilon, monotone):
     return float(selection.exponential_mechanism(scores, epsilon, monotone=monotone)[0])
+
+
+def _selections_rho():
+    return _SELECTIONS * zcdp.bounded_range_rho(_SELECTION_EPSILON)
+
+
+def _releases_rho():
+    return _RELEASES * zcdp.gaussian_rho(_SIGMA)
+
+
+def _total_rho():
+    return _selections_rho() + _releases_rho()
+
+
+def _gumbel_epsilon():
+    """The epsilon of Gumbel noise of scale b = 2 Delta u / epsilon, Delta u = 1."""
+    return 2.0 / _GUMBEL_SCALE
+
+
+def _simple_epsilon(rho, log_inverse_delta):
+    return rho + 2.0 * math.sqrt(rho * log_inverse_delta)
 
 
 EXERCISES = [
@@ -32,7 +58,8 @@ EXERCISES = [
         question=(
             "Three candidates have scores $u = (10, 8, 5)$ with sensitivity $\\Delta u = 1$ "
             "(the scores are not monotone). With what probability does the exponential "
-            "mechanism at $\\varepsilon = 1$ pick the first one?"
+            "mechanism at $\\varepsilon = 1$ pick the first one? Give it to three decimal "
+            "places."
         ),
         compute=lambda: _first(_SCORES, _EPSILON, False),
         mistakes=[
@@ -53,6 +80,12 @@ EXERCISES = [
                 "by the sum of the three weights.",
                 lambda: math.exp(_EPSILON * _SCORES[0] / 2.0),
             ),
+            mistake(
+                "candidate-forgotten",
+                "That is the first candidate's share between the first two only: the sum "
+                "in the denominator runs over all three candidates, the one scored 5 too.",
+                lambda: _first(_SCORES[:2], _EPSILON, False),
+            ),
         ],
         solution=(
             "$P[r] \\propto e^{\\varepsilon u_r/(2\\Delta u)} = e^{u_r/2}$. Dividing by the "
@@ -70,7 +103,7 @@ EXERCISES = [
             "and never moves two counts in opposite directions, so the scores are "
             "**monotone** with $\\Delta u = 1$. The counts are $(50, 49, 46)$. With what "
             "probability does the exponential mechanism at $\\varepsilon = 0.5$, using "
-            "the monotone factor, pick the first option?"
+            "the monotone factor, pick the first option? Give it to three decimal places."
         ),
         compute=lambda: _first(_COUNTS, _COUNT_EPSILON, True),
         mistakes=[
@@ -99,12 +132,10 @@ EXERCISES = [
         question=(
             "An analysis makes **50** selections with the exponential mechanism at "
             "$\\varepsilon = 0.2$ each, and **10** Gaussian releases of a count "
-            "(sensitivity 1) with $\\sigma = 5$. What is its total $\\rho$ in zCDP?"
+            "(sensitivity 1) with $\\sigma = 5$. What is its total $\\rho$ in zCDP? Give "
+            "it to two decimal places."
         ),
-        compute=lambda: (
-            _SELECTIONS * zcdp.bounded_range_rho(_SELECTION_EPSILON)
-            + _RELEASES * zcdp.gaussian_rho(_SIGMA)
-        ),
+        compute=_total_rho,
         mistakes=[
             mistake(
                 "generic-rho",
@@ -124,10 +155,30 @@ EXERCISES = [
             mistake(
                 "sigma-not-squared",
                 "The Gaussian's ρ = Δ²/(2σ²): σ enters squared.",
-                lambda: (
-                    _SELECTIONS * zcdp.bounded_range_rho(_SELECTION_EPSILON)
-                    + _RELEASES / (2 * _SIGMA)
-                ),
+                lambda: _selections_rho() + _RELEASES / (2 * _SIGMA),
+            ),
+            mistake(
+                "selections-only",
+                "That is the fifty selections' ρ alone: the ten Gaussian releases are part "
+                "of the same analysis, and their ρ adds to it.",
+                _selections_rho,
+            ),
+            mistake(
+                "releases-only",
+                "That is the ten Gaussian releases' ρ alone: the fifty selections are part "
+                "of the same analysis, and their ρ adds to it.",
+                _releases_rho,
+            ),
+            mistake(
+                "gaussian-without-the-2",
+                "The Gaussian's ρ is Δ²/(2σ²): the 2 in the denominator is missing.",
+                lambda: _selections_rho() + _RELEASES / _SIGMA**2,
+            ),
+            mistake(
+                "negative",
+                "ρ is never negative: every release adds a positive amount to the total. "
+                "Check the sign.",
+                lambda: -_total_rho(),
             ),
         ],
         solution=(
@@ -136,43 +187,102 @@ EXERCISES = [
             "ten of them $0.2$. zCDP adds ρ: $$\\rho = 0.25 + 0.2 = 0.45.$$"
         ),
     ),
-    choice(
-        "12.which-noise",
-        title="Which noise was it?",
+    number(
+        "12.gumbel-max",
+        title="Gumbel noise, read as the exponential mechanism",
         question=(
-            "At SEL-1's scores $(30, 28, 20, 12, 10)$, $\\Delta u = 1$ and "
-            "$\\varepsilon = 1$, report-noisy-max with noise of scale "
-            "$2\\Delta u/\\varepsilon$ picked the best candidate with probability "
-            "$0.7274$. Which noise did it add?"
+            "A library adds independent Gumbel noise of scale $b = 4$ to each of three "
+            "scores $(30, 28, 20)$, whose sensitivity is $\\Delta u = 1$ (not monotone), "
+            "and reports the index of the largest noisy score. With what probability does "
+            "it report the first candidate? Give it to three decimal places."
         ),
-        options={
-            "a": "Laplace noise",
-            "b": "Gumbel noise",
-            "c": "exponential noise",
-            "d": "it cannot be told from that probability",
-        },
-        answer="b",
-        hints={
-            "a": (
-                "laplace",
-                "Laplace noise gives 0.7213 there (SEL-2's readout): close, but lower.",
+        compute=lambda: _first(_GUMBEL_SCORES, _gumbel_epsilon(), False),
+        mistakes=[
+            mistake(
+                "scale-as-epsilon",
+                "You used b as ε. The scale is b = 2Δu/ε: find ε from b first.",
+                lambda: _first(_GUMBEL_SCORES, _GUMBEL_SCALE, False),
             ),
-            "c": (
-                "exponential",
-                "Exponential noise is permute-and-flip: 0.8135 there, the highest of the three.",
+            mistake(
+                "scale-as-rate",
+                "You took ε = 1/b. The scale is b = 2Δu/ε, so ε = 2Δu/b, and the weights "
+                "e^(ε·u/(2Δu)) are e^(u/b).",
+                lambda: _first(_GUMBEL_SCORES, 1.0 / _GUMBEL_SCALE, False),
             ),
-            "d": (
-                "cannot-tell",
-                "The three noises give three different probabilities at that setting; "
-                "SEL-2 reads them out.",
+            mistake(
+                "monotone-factor",
+                "You used the monotone exponent ε·u/Δu, twice the right one: these scores "
+                "are not monotone, and the noise's scale fixes the exponent.",
+                lambda: _first(_GUMBEL_SCORES, _gumbel_epsilon(), True),
             ),
-        },
-        praise="Gumbel noise is the exponential mechanism: 0.7274, exactly SEL-1's bar.",
+            mistake(
+                "candidate-forgotten",
+                "The denominator sums over all three candidates, the one scored 20 too.",
+                lambda: _first(_GUMBEL_SCORES[:2], _gumbel_epsilon(), False),
+            ),
+            mistake(
+                "epsilon-given",
+                "That is ε, the privacy of the release. The question asks for the chance "
+                "that the first candidate is reported.",
+                _gumbel_epsilon,
+            ),
+        ],
         solution=(
-            "Report-noisy-max with Gumbel noise picks each candidate with exactly the "
-            "exponential mechanism's probability, $1/(1 + e^{-1} + e^{-5} + e^{-9} + "
-            "e^{-10}) \\approx 0.7274$ for the best. Laplace noise gives $0.7213$, "
-            "exponential noise (permute-and-flip) $0.8135$."
+            "Report-noisy-max with Gumbel noise is the exponential mechanism (the "
+            "Gumbel-max trick): candidate $r$ wins with probability proportional to "
+            "$e^{u_r/b}$. Here $b = 2\\Delta u/\\varepsilon = 4$, so $\\varepsilon = 0.5$ and "
+            "$$P[1] = \\frac{1}{1 + e^{-2/4} + e^{-10/4}} = \\frac{1}{1 + e^{-0.5} + "
+            "e^{-2.5}} \\approx 0.5922.$$ No sum of $e^{u/b}$ is needed to draw it; it is "
+            "needed only to compute the probability."
+        ),
+    ),
+    number(
+        "12.rho-to-epsilon",
+        title="From $\\rho$ to $(\\varepsilon, \\delta)$",
+        question=(
+            "An analysis spends $\\rho = 0.5$ in all, composed in zCDP. What "
+            "$\\varepsilon$ does it guarantee at $\\delta = 10^{-6}$, by Bun and Steinke's "
+            "conversion "
+            "$\\varepsilon = \\rho + 2\\sqrt{\\rho \\ln(1/\\delta)}$? Give it to two "
+            "decimal places."
+        ),
+        compute=lambda: zcdp.simple_epsilon(_RHO, _DELTA),
+        mistakes=[
+            mistake(
+                "log-ten",
+                "You took the logarithm in base 10. The formula's ln is the natural "
+                "logarithm: ln(10^6) is about 13.8, not 6.",
+                lambda: _simple_epsilon(_RHO, -math.log10(_DELTA)),
+            ),
+            mistake(
+                "no-two",
+                "The square root is multiplied by 2.",
+                lambda: _RHO + math.sqrt(_RHO * -math.log(_DELTA)),
+            ),
+            mistake(
+                "rho-left-out",
+                "The formula starts with ρ itself, then adds the square-root term.",
+                lambda: 2.0 * math.sqrt(_RHO * -math.log(_DELTA)),
+            ),
+            mistake(
+                "rho-outside-the-root",
+                "ρ goes under the square root, with ln(1/δ): 2√(ρ·ln(1/δ)).",
+                lambda: _RHO + 2.0 * _RHO * math.sqrt(-math.log(_DELTA)),
+            ),
+            mistake(
+                "tighter-conversion",
+                "That is the tighter conversion, minimised over the Rényi orders (the "
+                "lesson's first formula). Right as a guarantee; the question asks for the "
+                "simpler formula's ε, a little larger.",
+                lambda: zcdp.to_epsilon(_RHO, _DELTA),
+            ),
+        ],
+        solution=(
+            "$\\ln(1/\\delta) = \\ln 10^6 \\approx 13.816$, so "
+            "$$\\varepsilon = 0.5 + 2\\sqrt{0.5 \\times 13.816} \\approx 0.5 + 5.257 "
+            "\\approx 5.76.$$ The conversion minimised over the orders gives "
+            "$\\varepsilon \\approx 5.22$ at the same $\\delta$: the simpler formula is a "
+            "little larger, as the lesson says, and still a valid guarantee."
         ),
     ),
     choice(

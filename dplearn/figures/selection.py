@@ -58,6 +58,10 @@ SCORE_KIND = Choice(
 )
 
 
+#: The accuracy readout's beta: the picked score is within the bound with probability 1 - beta.
+BETA = 0.05
+
+
 def _scores(runner_up):
     return (SCORES[0], float(runner_up), *SCORES[2:])
 
@@ -77,8 +81,9 @@ def _curves_and_marks(ax, styles):
         (curves[name],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
         (marks[name],) = ax.plot(
             [], [], color=style["color"], marker=style["marker"], ls="none", ms=8, mec="black",
-            mew=0.6,
+            mew=0.6, clip_on=False,
         )  # fmt: skip
+        # Unclipped: at a slider's end the mark sits on the spine, whole.
     return curves, marks
 
 
@@ -95,7 +100,9 @@ class ExponentialMechanism(Explorer):
     +-epsilon.
 
     D1 has the scores (30, u2, 20, 12, 10); D2 is the neighbour (every score moved by at
-    most Delta u, all one way when monotone) that makes some candidate's loss largest.
+    most Delta u, all one way when monotone) that makes some candidate's loss largest. The
+    losses are drawn and read out in units of epsilon; the readout also gives the accuracy
+    bound of ``selection.accuracy_bound`` at beta = 5 %.
 
     Taught in: 12-choose-privately.ipynb
     """
@@ -177,18 +184,23 @@ class ExponentialMechanism(Explorer):
         self.state = dict(
             first=first,
             epsilon=epsilon,
-            lowest=lowest,
-            highest=highest,
+            lowest=lowest / epsilon,
+            highest=highest / epsilon,
             neighbour=neighbour,
             monotone=monotone,
+            bound=selection.accuracy_bound(len(scores), epsilon, BETA, sensitivity, monotone),
         )
 
     def numbers(self):
-        """The readout beside SEL-1: the numbers it shows at the current setting."""
+        """The readout beside SEL-1: the numbers it shows at the current setting.
+
+        The losses are in units of epsilon, as on the right-hand axes.
+        """
         s = self.state
         numbers = {f"$P_1[{r + 1}]$": float(p) for r, p in enumerate(s["first"])}
-        numbers[r"largest loss over all neighbours"] = s["highest"]
-        numbers[r"smallest loss over all neighbours"] = s["lowest"]
+        numbers[r"largest loss / $\varepsilon$, any neighbour"] = s["highest"]
+        numbers[r"smallest loss / $\varepsilon$, any neighbour"] = s["lowest"]
+        numbers[f"error bound at {(1 - BETA) * 100:g} % (score units)"] = s["bound"]
         return numbers
 
     def description(self):
@@ -199,8 +211,10 @@ class ExponentialMechanism(Explorer):
             f"Bars: the exponential mechanism picks the five candidates with probabilities "
             f"{probabilities} on D1 (blue), and differently on the neighbour D2 (orange, "
             f"hatched) that moves the scores {'all one way' if s['monotone'] else 'apart'}. "
-            f"Dots: each candidate's privacy loss; over every neighbour it lies between "
-            f"{s['lowest']:.4f} and {s['highest']:.4f}, inside ±ε = ±{s['epsilon']:g}."
+            f"Dots: each candidate's privacy loss in units of ε; over every neighbour it lies "
+            f"between {s['lowest']:.4f}ε and {s['highest']:.4f}ε, inside ±ε (ε = "
+            f"{s['epsilon']:g}). With probability at least {(1 - BETA) * 100:g} % the picked "
+            f"score is within {s['bound']:.2f} of the best."
         )
 
 
@@ -377,16 +391,16 @@ class BoundedRange(Explorer):
             values = pair.loss_atoms[0] / epsilon
             span.set_data([position, position], [values.min(), values.max()])
             points.set_data(np.full(values.size, position), values)
-            ranges.append(float(values.max() - values.min()) * epsilon)
+            ranges.append(float(values.max() - values.min()))
         self.state = dict(epsilon=epsilon, ranges=ranges, gap=gap)
 
     def numbers(self):
-        """The readout beside SEL-3: the numbers it shows at the current setting."""
+        """The readout beside SEL-3: the ranges, in units of epsilon as on the axes."""
         ranges = self.state["ranges"]
         return {
-            "range, exponential mechanism": ranges[0],
-            "range, permute-and-flip": ranges[1],
-            "range, randomised response": ranges[2],
+            r"range / $\varepsilon$, exponential mechanism": ranges[0],
+            r"range / $\varepsilon$, permute-and-flip": ranges[1],
+            r"range / $\varepsilon$, randomised response": ranges[2],
         }
 
     def description(self):
@@ -394,9 +408,9 @@ class BoundedRange(Explorer):
         ranges, epsilon = self.state["ranges"], self.state["epsilon"]
         return (
             f"For each mechanism at ε = {epsilon:.3g}, the privacy loss of each output (marks) "
-            f"and the range they span (bars). The exponential mechanism's losses span "
-            f"{ranges[0]:.4f}, exactly ε; permute-and-flip's span {ranges[1]:.4f}; randomised "
-            f"response's span {ranges[2]:.4f}, which is 2ε."
+            f"and the range they span (bars), in units of ε. The exponential mechanism's "
+            f"losses span {ranges[0]:.4f}ε, exactly ε; permute-and-flip's span "
+            f"{ranges[1]:.4f}ε; randomised response's span {ranges[2]:.4f}ε, which is 2ε."
         )
 
 
