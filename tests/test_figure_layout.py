@@ -54,19 +54,6 @@ LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD", "SEL",
 #: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
 #: at alpha = 256, sigma = 5 or batch size 16): not yet mended, the rest is checked.
 LEGEND_NOT_YET_CLEAR = ("SGD-2",)
-#: Figures of lessons 12 to 14 whose markers an edge still cuts at some slider's end,
-#: mended with those lessons' pages: "figure:control=end" -> which markers, where.
-MARKERS_CUT_IN_LESSONS_12_14 = {
-    "SEL-2:epsilon=0.05": "the three probability dots on the left spine",
-    "SEL-2:epsilon=10.0": "the three probability dots on the right spine",
-    "SEL-4:k=1": "the four dots at k on the left spine",
-    "SEL-4:k=1000": "the four dots at k on the right spine",
-    "MANY-4:default": "the triangle 'above' on the bottom spine",
-    "MANY-4:epsilon=0.1": "the triangle 'above' on the bottom spine",
-    "MANY-4:epsilon=3.0": "the triangle 'above' on the bottom spine",
-    "MANY-4:queries=1": "the triangle 'above' and the marks on the bottom spine",
-    "MANY-4:queries=50": "the triangle 'above' on the bottom spine",
-}
 #: Markers at a slider's end that neither a margin nor ``clip_on=False`` can mend: PLRV-1's
 #: dots at O = 990 or 1011 (a margin puts the output's dotted line under the legend; the
 #: densities peak above the axes at small scales, where an unclipped dot would float).
@@ -212,7 +199,7 @@ def test_legends_and_texts_stay_inside_and_off_the_data(figure_id, label, params
             assert not crossing, f"{label}: {text!r} in {ax.get_title()!r} is over {crossing}"
     # Markers against the axes' edges, last: a figure mended elsewhere fails only here.
     cut = _markers_cut_by_an_edge(explorer, renderer)
-    known = {**MARKERS_CUT_IN_LESSONS_12_14, **MARKERS_CUT_NOT_YET_MENDED}
+    known = MARKERS_CUT_NOT_YET_MENDED
     if cut and f"{figure_id}:{label}" in known:
         pytest.xfail(f"{label}: {cut}")  # as xfail(strict=False) for this check alone
     assert not cut, f"{label}: markers cut by the axes' edge: {cut}"

@@ -425,3 +425,17 @@ def test_the_template_check_finds_problems():
     assert "Args names 'b', not a parameter" in problems
     good = ast.parse('def f(a):\n    """One line.\n\n    Args:\n      a: yes.\n    """\n')
     assert template_problems(good.body[0]) == []
+
+
+#: Words that time one machine: timings belong in benchmarks/, which measures them afresh.
+MACHINE_TIMING = re.compile(r"\b\d-core\b|busy machine|on this machine|on the course's machine")
+
+
+def test_no_docstring_or_comment_times_one_machine():
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if MACHINE_TIMING.search(line)
+    ]
+    assert not found, "timings of one machine (move them to benchmarks/):\n" + "\n".join(found)

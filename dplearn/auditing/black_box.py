@@ -156,16 +156,15 @@ def black_box_canary_scores(trials, *, seed, run=LESSON11_RUN):
     """Scores of a black-box attacker that sees only lesson 11's trained model.
 
     ``trials`` models are trained with a canary example and as many without; the score is
-    minus the canary's loss on
-    the final model (a model that saw the canary fits it better). Cached per setting; the
+    minus the canary's loss on the final model (a model that saw the canary fits it
+    better). Cached per setting; the
     settings of lesson 14 (``STORED_SETTINGS``) are read from the scores stored with the
     package, the same numbers without training (see the module's docstring).
 
     The canary lies far out (norm 8) in a random direction of the standardised features,
     with a random label. The models are lesson 11's private run (``LESSON11_RUN``) on its
     breast cancer split; each draws its own batches and noise. They are trained together
-    (``_train_many``): 1,000 models in about 1 s, 10,000 in about 12 s on the course's
-    busy 2-core machine.
+    (``_train_many``), far faster than one by one.
 
     Args:
       trials: a whole number in [1, 5000].

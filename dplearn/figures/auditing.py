@@ -11,9 +11,9 @@ inference attacks from first principles", IEEE S&P 2022: the small false-positiv
 where membership matters are not squeezed flat.
 
 Speed: the attacks are simulated once per setting and cached (the strongest attacker on
-the canary's coordinate alone, a few tenths of a second; the black-box attacker's 12,000
-trained models, about 15 seconds on a busy 2-core machine, are read from the scores stored
-with the package, see ``dplearn.auditing``); sliders that need a new simulation or a new
+the canary's coordinate alone; the black-box attacker's 12,000 trained models, too slow
+to train while a page loads, are read from the scores stored with the package, see
+``dplearn.auditing``); sliders that need a new simulation or a new
 accountant run act when released.
 
 Taught in: 14-attack-the-model.ipynb

@@ -562,10 +562,13 @@ class BrokenVariants(Explorer):
         ax = self.axes = self.figure.subplots()
         (self.no_stop,) = ax.plot([], [], color=SECOND_COLOR, lw=2)
         (self.released,) = ax.plot([], [], color=PURPLE, lw=2, ls="--")
-        (self.above,) = ax.plot([], [], "D", color=GOOD_COLOR, ms=6, mec="black", ls=":")
+        # AboveThreshold's loss and a worst loss at one query are 0, on the bottom spine: their
+        # markers are drawn whole over it (every value up to m = 50 lies within the y limits).
+        whole = dict(clip_on=False, in_layout=False)
+        (self.above,) = ax.plot([], [], "D", color=GOOD_COLOR, ms=6, mec="black", ls=":", **whole)
         (self.promise,) = ax.plot([0, MAX_QUERIES + 1], [1, 1], color=GOOD_COLOR, lw=1.2)
         (self.here,) = ax.plot([], [], color=PLAIN_COLOR, lw=1, ls=":")
-        (self.marks,) = ax.plot([], [], "o", color="black", ms=6)
+        (self.marks,) = ax.plot([], [], "o", color="black", ms=6, **whole)
         self.moving(self.promise, self.no_stop, self.released, self.above, self.here, self.marks)
         ax.set_xlim(0, MAX_QUERIES + 1)
         ax.set_ylim(0, 14)
