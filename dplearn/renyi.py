@@ -24,7 +24,14 @@ from scipy import special
 from dplearn import _validation as check
 from dplearn import privacy_loss, subsampling
 
-__all__ = ["DEFAULT_ORDERS", "rdp", "to_epsilon", "best_order", "epsilon_from_rdp"]
+__all__ = [
+    "DEFAULT_ORDERS",
+    "rdp",
+    "to_epsilon",
+    "best_order",
+    "epsilon_from_rdp",
+    "order_epsilons",
+]
 
 #: The orders at which accountants evaluate RDP by default: dp_accounting's own list
 #: (1.1 to 10.9 by 0.1, 11 to 63, then 128, 256, 512 and 1024).
@@ -250,8 +257,21 @@ _PANEL_NODES, _PANEL_WEIGHTS = (_PANEL_NODES + 1.0) / 2.0, _PANEL_WEIGHTS / 2.0
 _MAX_PANELS = 200_000
 
 
-def _conversion(alphas, rdp_values, delta):
-    """The epsilon of each order (Balle et al. 2020, Theorem 21), as dp_accounting does."""
+def order_epsilons(alphas, rdp_values, delta):
+    """The epsilon at delta of each order, for solvers: no argument checks.
+
+    The formula of ``epsilon_from_rdp`` (Balle et al. 2020, Theorem 21, as dp_accounting
+    does), on float arrays already checked and broadcast (orders > 1, values >= 0, delta in
+    (0, 1)); a search over the orders calls it many times on the same inputs.
+
+    Args:
+      alphas: float array of orders.
+      rdp_values: float array of D_alpha, the shape of ``alphas``.
+      delta: a float in (0, 1).
+
+    Returns:
+      A float array of epsilons (inf at orders <= 1.01).
+    """
     epsilons = np.full(alphas.shape, np.inf)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         # delta >= sqrt(1 - e^-rho) already holds at epsilon = 0: D_alpha >= KL, and the
@@ -298,7 +318,7 @@ def epsilon_from_rdp(alphas, rdp_values, delta):
         raise ValueError(
             f"rdp_values of shape {values.shape} do not match alphas of shape {alphas.shape}"
         ) from None
-    return check.scalar_or_array(_conversion(alphas, values, delta))
+    return check.scalar_or_array(order_epsilons(alphas, values, delta))
 
 
 def _conversion_inputs(alphas, rdp_values, delta):
@@ -332,7 +352,7 @@ def to_epsilon(alphas, rdp_values, delta):
     Taught in: 11-account-for-a-training-run.ipynb
     """
     alphas, values, delta = _conversion_inputs(alphas, rdp_values, delta)
-    return float(max(np.min(_conversion(alphas, values, delta)), 0.0))
+    return float(max(np.min(order_epsilons(alphas, values, delta)), 0.0))
 
 
 def best_order(alphas, rdp_values, delta):
@@ -343,4 +363,4 @@ def best_order(alphas, rdp_values, delta):
     Taught in: 11-account-for-a-training-run.ipynb
     """
     alphas, values, delta = _conversion_inputs(alphas, rdp_values, delta)
-    return float(alphas[int(np.argmin(_conversion(alphas, values, delta)))])
+    return float(alphas[int(np.argmin(order_epsilons(alphas, values, delta)))])

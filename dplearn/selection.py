@@ -615,11 +615,7 @@ def sample_histogram_quantile(values, candidates, epsilon, quantile=0.5, *, rng,
 
     Taught in: 12-choose-privately.ipynb
     """
-    values = check.vector("values", values)
-    candidates = np.sort(check.vector("candidates", candidates))
-    epsilon = check.finite_epsilon(epsilon, scalar=True)
-    if epsilon == 0:
-        raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
+    values, candidates, epsilon = _histogram_inputs(values, candidates, epsilon)
     quantile = check.probability_open("quantile", quantile, scalar=True)
     rng = check.generator(rng)
     counts = _bin_counts(values, candidates)
@@ -629,6 +625,16 @@ def sample_histogram_quantile(values, candidates, epsilon, quantile=0.5, *, rng,
     index = np.argmax(running >= quantile * running[:, -1:], axis=1)
     draws = candidates[index]
     return float(draws[0]) if size is None else draws
+
+
+def _histogram_inputs(values, candidates, epsilon):
+    """(values, sorted candidates, epsilon > 0) of a Laplace histogram, checked."""
+    values = check.vector("values", values)
+    candidates = np.sort(check.vector("candidates", candidates))
+    epsilon = check.finite_epsilon(epsilon, scalar=True)
+    if epsilon == 0:
+        raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
+    return values, candidates, epsilon
 
 
 def _bin_counts(values, candidates):
@@ -667,11 +673,7 @@ def clipped_histogram_means(values, candidates, epsilon):
 
     Taught in: 12-choose-privately.ipynb
     """
-    values = check.vector("values", values)
-    candidates = np.sort(check.vector("candidates", candidates))
-    epsilon = check.finite_epsilon(epsilon, scalar=True)
-    if epsilon == 0:
-        raise ValueError("epsilon must be > 0 for a Laplace histogram, got 0.0")
+    values, candidates, epsilon = _histogram_inputs(values, candidates, epsilon)
     counts = _bin_counts(values, candidates)
     scale = 1.0 / epsilon
     return ClippedHistogram(counts, counts + scale / 2.0 * np.exp(-counts / scale))

@@ -73,7 +73,7 @@ def _epsilon_at(log_gaps, rhos, delta):
     At the orders alpha = 1 + e^log_gaps.
     """
     alphas = 1.0 + np.exp(log_gaps)
-    return renyi.epsilon_from_rdp(alphas, rhos * alphas, delta)
+    return renyi.order_epsilons(*np.broadcast_arrays(alphas, rhos * alphas), delta)
 
 
 def _minimise(rhos, delta):

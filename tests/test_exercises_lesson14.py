@@ -43,7 +43,7 @@ SLIPS = [
 ]
 
 
-def test_the_slips_are_the_values_the_issue_names():
+def test_the_first_slips_are_the_likely_values_learners_type():
     assert [typed for _, typed, _ in SLIPS[:3]] == ["54.6", "0.643", "3.071"]
 
 

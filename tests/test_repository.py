@@ -479,6 +479,16 @@ def layer(module):
     return LAYERS.get(parts[1], 0) if len(parts) > 1 else 0
 
 
+def imported_module(node, package):
+    """The dotted module an ``ast.ImportFrom`` imports from, relative ones resolved in package."""
+    base = node.module or ""
+    if node.level:
+        anchor = package.split(".")
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join(anchor + ([base] if base else []))
+    return base
+
+
 def imports_of(module, path, modules):
     """[(imported package module, line, at load time)] of one module, read with ast.
 
@@ -505,11 +515,7 @@ def imports_of(module, path, modules):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
+            base = imported_module(node, package)
             names = [
                 f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                 for alias in node.names

@@ -1,10 +1,10 @@
 """The public seams between modules, each against an independent computation.
 
-What one module offers another (``accounting.dp_sgd_pld``, a PLD's ``hockey_stick``,
-``renyi.epsilon_from_rdp``, the subsampled directions' ``base_loss``, the Gaussian's terms
-for solvers, ``privacy_loss.atoms_log_delta`` and the shared checks of ``_validation``) is
-public API: these tests hold each to its definition, by mpmath at 50 digits
-(MPMATH_DIGITS) or brute force.
+What one module offers another is public API: ``accounting.dp_sgd_pld``, a PLD's
+``hockey_stick``, ``renyi.epsilon_from_rdp`` and its unchecked ``order_epsilons``, the
+subsampled directions' ``base_loss``, the Gaussian's terms for solvers,
+``privacy_loss.atoms_log_delta`` and the shared checks of ``_validation``. These tests hold
+each to its definition, by mpmath at 50 digits (MPMATH_DIGITS) or brute force.
 """
 
 import math
@@ -82,6 +82,7 @@ def test_epsilon_from_rdp_is_balle_et_al_order_by_order():
     expected = [float(exact(a, v)) for a, v in zip(alphas, values, strict=True)]
     np.testing.assert_allclose(got, expected, rtol=1e-13)
     assert renyi.to_epsilon(alphas, values, delta) == pytest.approx(max(min(expected), 0.0))
+    np.testing.assert_array_equal(renyi.order_epsilons(alphas, values, delta), got)
     grid = renyi.epsilon_from_rdp(alphas[None, :], values[:, None] * alphas[None, :], delta)
     assert grid.shape == (4, 4)
     with pytest.raises(ValueError, match="alphas"):

@@ -16,7 +16,14 @@ import re
 import nbformat
 import pytest
 
-from tests.test_repository import NOTEBOOKS, PACKAGE, ROOT, layer, package_modules
+from tests.test_repository import (
+    NOTEBOOKS,
+    PACKAGE,
+    ROOT,
+    imported_module,
+    layer,
+    package_modules,
+)
 
 #: Libraries that draw or talk to a page: only the figures and exercises may import them.
 DISPLAY_LIBRARIES = {"matplotlib", "seaborn", "ipywidgets", "IPython", "ipympl", "mpl_toolkits"}
@@ -88,11 +95,7 @@ def private_uses(module, path, modules):
 
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = own_package.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
+            base = imported_module(node, own_package)
             if not base.startswith("dplearn"):
                 continue
             if not private_module_allowed(base) and base in modules:
