@@ -50,6 +50,11 @@ Attacks on trained models
 - ``auditing`` (a package): what (epsilon, delta) allows a membership attacker, attacks,
   and audits that bound epsilon from below (lesson 14).
 
+The words:
+
+- ``language``: ``set_language("zh")``, ``"ru"`` or ``"en"``, and the translations of the
+  package's words from the gettext catalogs in locale/ (every lesson).
+
 Shared by the numbers, private: ``_validation`` (the checks behind every "ValueError
 naming the parameter"), ``_safe_side`` (the step that moves a floating-point answer to its
 safe side) and ``_environment`` (whether a kernel runs in JupyterLab or under Voilà, for
@@ -70,7 +75,15 @@ Importing ``dplearn`` loads the four modules most lessons use: ``privacy_loss``,
 """
 
 from dplearn import calibration, composition, mechanisms, privacy_loss
+from dplearn.language import set_language
 
 __version__ = "0.1.0"
 
-__all__ = ["calibration", "composition", "mechanisms", "privacy_loss", "__version__"]
+__all__ = [
+    "calibration",
+    "composition",
+    "mechanisms",
+    "privacy_loss",
+    "set_language",
+    "__version__",
+]
