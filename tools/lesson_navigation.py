@@ -1,6 +1,7 @@
 """Writes the navigation bar at the top and bottom of every lesson notebook, and the contents.
 
-The bar reads "← previous · Contents · next →": it links the neighbouring notebooks (found
+The bar reads "← previous · Contents · next →", and the line under it links the same
+lesson in the course's other languages (notebooks/zh/, notebooks/ru/). The bar links the neighbouring notebooks (found
 by file name, NN-verb-phrase.ipynb, in number order, and named by the first heading of
 each) and the course's contents page, notebooks/index.ipynb. Every link is relative to
 the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
@@ -31,6 +32,9 @@ import re
 import sys
 
 import nbformat
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from dplearn.language import LANGUAGES  # noqa: E402  (the repository's own package)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -85,15 +89,38 @@ def navigation_line(previous, following):
     return " · ".join(parts)
 
 
+def edition_link(name, language, current="en"):
+    """The link from the current edition's copy of a notebook to language's copy."""
+    to_english = "" if current == "en" else "../"
+    return f"{to_english}{name}" if language == "en" else f"{to_english}{language}/{name}"
+
+
+def languages_line(name, current="en"):
+    """The line linking a notebook's editions: its own language in bold, the others as links.
+
+    The English notebooks are in notebooks/, the others in notebooks/<code>/ (written by
+    tools/translate.py), under the same file names.
+    """
+    return " · ".join(
+        f"**{language.name}**"
+        if code == current
+        else f"[{language.name}]({edition_link(name, code, current)})"
+        for code, language in LANGUAGES.items()
+    )
+
+
 def navigation_sources(paths):
-    """{file name: (header line, footer source)} for the lessons at paths, in order."""
+    """{file name: (header, footer source)} for the lessons at paths, in order.
+
+    The header is the bar, then the line of links to the lesson in the other languages.
+    """
     named = [(path.name, title(nbformat.read(path, as_version=4), path.name)) for path in paths]
     sources = {}
     for index, (name, _) in enumerate(named):
         previous = named[index - 1] if index > 0 else None
         following = named[index + 1] if index + 1 < len(named) else None
         line = navigation_line(previous, following)
-        sources[name] = (line, f"---\n\n{line}")
+        sources[name] = (f"{line}\n\n{languages_line(name)}", f"---\n\n{line}")
     return sources
 
 
@@ -229,7 +256,7 @@ def index_notebook(paths, readme=README):
         first = title(nbformat.read(paths[0], as_version=4), paths[0].name)
         start = f"\n\nStart with [{link_text(first)} →]({paths[0].name})."
     cells = [
-        nbformat.v4.new_markdown_cell(INDEX_INTRO, id="0"),
+        nbformat.v4.new_markdown_cell(f"{languages_line(INDEX_NAME)}\n\n{INDEX_INTRO}", id="0"),
         nbformat.v4.new_markdown_cell("## Lessons\n\n" + "\n".join(lines) + start, id="1"),
         nbformat.v4.new_markdown_cell(INDEX_OUTRO, id="2"),
     ]
