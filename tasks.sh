@@ -4,7 +4,11 @@
 #   bash tasks.sh test      install what is missing, run the whole test suite on every core
 #   bash tasks.sh lock      resolve pyproject.toml again into requirements-lock.txt (exact
 #                           versions with hashes) and pin environment.yml and binder/ to it
-#   bash tasks.sh present   install what is missing, serve the lessons as Voilà apps
+#   bash tasks.sh present [en|zh|ru]  install what is missing, serve the lessons as Voilà
+#                           apps, the chosen edition's preheated (English by default)
+#   bash tasks.sh translate extract the words of the lessons and the package, merge them into
+#                           the catalogs in locale/, write notebooks/zh and notebooks/ru
+#                           (--check: change nothing, exit 1 if anything is out of date)
 #   bash tasks.sh figures   install what is missing, export every figure as PNG and SVG
 #   bash tasks.sh bench     install what is missing, print the benchmark figures
 #                           (--classroom: live lessons in Voilà, cold and preheated;
@@ -56,6 +60,25 @@ ensure_chromium() {
   fi
 }
 
+ensure_system_packages() {
+  # Debian packages the lessons and tests use beside Python: a font that draws Chinese in
+  # the figures (WenQuanYi Micro Hei, 1.6 MB; fonts-noto-cjk is larger) and gettext's
+  # msgfmt, which checks the catalogs. Installed where we are root, as for Chromium.
+  local missing=()
+  fc-list 2>/dev/null | grep -qi "wenquanyi\|noto sans cjk" || missing+=(fonts-wqy-microhei)
+  command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+      # matplotlib lists the fonts once and caches the list: let it look again.
+      rm -f "${MPLCONFIGDIR:-$HOME/.cache/matplotlib}"/fontlist-*.json
+    else
+      echo "missing: ${missing[*]} (sudo apt-get install ${missing[*]}; on macOS and Windows" \
+        "a system CJK font is used)" >&2
+    fi
+  fi
+}
+
 PROXY_VERSION=5.3.0
 
 ensure_proxy() {
@@ -95,6 +118,7 @@ shift || true
 case "$command" in
   lab)
     ensure_environment
+    ensure_system_packages
     # Never hand MPLBACKEND to kernels: the lessons choose their own backend.
     unset MPLBACKEND
     exec "$VENV/bin/jupyter" lab --ServerApp.ip=127.0.0.1 --ServerApp.port="$PORT" \
@@ -103,6 +127,7 @@ case "$command" in
   test)
     ensure_environment
     ensure_chromium
+    ensure_system_packages
     # The hub's smoke test (tests/test_hub.py) needs the proxy; without npm it is skipped.
     ensure_proxy || true
     # The accessibility audit (tests/test_accessibility.py) needs axe-core; without npm it is skipped.
@@ -131,18 +156,36 @@ case "$command" in
     ;;
   present)
     ensure_environment
+    ensure_system_packages
     unset MPLBACKEND
     # Voilà serves the folder: / lists it, /voila/render/index.ipynb is the course's
-    # contents page, and every lesson's links are relative to it. Preheated kernels:
-    # each notebook already runs in POOL_SIZE waiting kernels (1 by default), so a
-    # lesson opens live at once; a used kernel is replaced a second later.
+    # contents page (zh/index.ipynb, ru/index.ipynb for the other editions), and every
+    # lesson's links are relative to it. Preheated kernels: each notebook of the chosen
+    # edition already runs in POOL_SIZE waiting kernels (1 by default), so a lesson opens
+    # live at once; a used kernel is replaced a second later. The other editions are
+    # served too, without preheating, so the pool does not triple.
+    edition=en
+    case "${1:-}" in en|zh|ru) edition=$1; shift ;; esac
+    if [ "$edition" = en ]; then
+      contents=index.ipynb
+      others='["notebooks/zh/", "notebooks/ru/"]'
+    else
+      contents=$edition/index.ipynb
+      others="[\"^(?!.*notebooks/$edition/)\"]"
+    fi
     exec "$VENV/bin/voila" --Voila.ip=127.0.0.1 --port="$PORT" --no-browser \
-      --Voila.custom_display_url="http://127.0.0.1:$PORT/voila/render/index.ipynb" \
+      --Voila.custom_display_url="http://127.0.0.1:$PORT/voila/render/$contents" \
       --preheat_kernel=True --pool_size="${POOL_SIZE:-1}" $KERNEL_TRANSPORT \
+      --VoilaKernelManager.preheat_denylist="$others" \
       "$@" notebooks/
+    ;;
+  translate)
+    ensure_environment
+    exec "$PYTHON" tools/translate.py "$@"
     ;;
   figures)
     ensure_environment
+    ensure_system_packages
     exec "$PYTHON" -m dplearn.figures "$@"
     ;;
   bench)
@@ -168,7 +211,7 @@ case "$command" in
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|lock|present|figures|bench|navigation|hub|proxy|a11y} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|lock|present|translate|figures|bench|navigation|hub|proxy|a11y} [arguments]" >&2
     exit 2
     ;;
 esac
