@@ -31,6 +31,7 @@ __all__ = [
     "N_",
     "catalog_path",
     "current",
+    "filled",
     "gettext",
     "ngettext",
     "on_change",
@@ -110,10 +111,33 @@ def _translations(code):
     return table
 
 
+class Filled(str):
+    """An English template filled in at import that translates as its template.
+
+    A label such as "q = batch size / 60000", built once from a constant, is not in the
+    catalog; ``filled(N_("q = batch size / {size}"), size=60000)`` is that same string for
+    every English use, and ``gettext`` translates the template, then fills it in.
+    """
+
+    __slots__ = ("template", "values")
+
+    def __new__(cls, template, values):
+        text = super().__new__(cls, template.format(**values))
+        text.template, text.values = template, values
+        return text
+
+
+def filled(template: str, **values) -> Filled:
+    """template.format(**values), which ``gettext`` translates through its template."""
+    return Filled(template, values)
+
+
 def gettext(message: str) -> str:
     """message in the current language (the English when it has no translation yet)."""
     if _current.code == "en":
         return message
+    if isinstance(message, Filled):
+        return gettext(message.template).format(**message.values)
     return _translations(_current.code).get((message, None), message)
 
 

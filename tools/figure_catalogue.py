@@ -31,7 +31,7 @@ HEADER = "| id | lesson | figure | core | what it shows |"
 RULE = "|---|---|---|---|---|"
 ROW = re.compile(r"^\| (?P<id>[A-Z]+-[A-Z0-9]+) \| (?P<rest>.*) \|$")
 #: The layers above the numbers: a name bound to one of these is not the core.
-NOT_CORE = ("dplearn.figures", "dplearn.exercises")
+NOT_CORE = ("dplearn.figures", "dplearn.exercises", "dplearn.language")
 
 
 def _bindings(tree):

@@ -73,6 +73,8 @@ LANGUAGE_CELL = (
     'dplearn.set_language("{code}")'
 )
 LANGUAGE_CELL_ID = "set-language"
+#: The README of each edition: README.zh-CN.md, README.ru.md.
+README_SUFFIX = {"zh": "zh-CN", "ru": "ru"}
 
 _MARKDOWN = MarkdownIt("commonmark").enable("table")
 
@@ -382,6 +384,38 @@ def with_edition_navigation(editions, code, translate):
         )
 
 
+#: The course's repository on GitHub, as the README's Binder links name it.
+BINDER = "https://mybinder.org/v2/gh/dplearn/dplearn/HEAD"
+README_TABLE = re.compile(
+    r"(<!-- lessons: tools/translate.py writes this table -->\n).*?(\n<!-- end of lessons -->)",
+    re.S,
+)
+
+
+def readme_rows(index, code):
+    """The rows of a translated README's lessons table, from the edition's contents page."""
+    rows = []
+    for line in index.cells[1].source.split("\n"):
+        match = re.match(r"- \*\*\[(.+?)\]\((\d\d)-([^)]+)\)\*\*(?:[:：]\s*(.*))?$", line)
+        if not match:
+            continue
+        heading, number, rest, summary = match.groups()
+        name = f"{number}-{rest}"
+        title = heading.split(" · ", 1)[-1]
+        quoted = f"notebooks%2F{code}%2F{name}"
+        lab, app = f"{BINDER}?labpath={quoted}", f"{BINDER}?urlpath=voila%2Frender%2F{quoted}"
+        launch = f"[Lab]({lab}) · [Voilà]({app})"
+        rows.append(
+            f"| {number} | [{title}](notebooks/{code}/{name}) | {summary or ''} | {launch} |"
+        )
+    return "\n".join(rows)
+
+
+def with_readme_table(text, rows):
+    """A README's text with the table between its markers replaced by rows."""
+    return README_TABLE.sub(lambda match: match.group(1) + rows + match.group(2), text)
+
+
 def notebook_text(nb):
     return (json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
 
@@ -410,6 +444,10 @@ def outputs():
         with_edition_navigation(editions, code, translate)
         for name, nb in editions.items():
             written[NOTEBOOK_DIR / code / name] = notebook_text(nb)
+        readme = ROOT / f"README.{README_SUFFIX[code]}.md"
+        if readme.exists():
+            rows = readme_rows(editions[navigation.INDEX_NAME], code)
+            written[readme] = with_readme_table(readme.read_text(encoding="utf-8"), rows).encode()
     return written
 
 
