@@ -40,6 +40,8 @@ from dplearn.figures.style import BAD_COLOR, GUIDE_GREY
 from dplearn.figures.text import (
     Note,
 )
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "AccountantBracket",
@@ -55,10 +57,10 @@ __all__ = [
 #: Grid widths COMP-5 offers: 1-2-5 steps; those up to 0.1 divide epsilon0 = 0.1.
 GRID_WIDTHS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
 GRID_WIDTH_CONTROL = SteppedControl(
-    "grid width $h$",
+    N_("grid width $h$"),
     GRID_WIDTHS[0],
     GRID_WIDTHS[-1],
-    description="width of the accountant's loss grid",
+    description=N_("width of the accountant's loss grid"),
     values=GRID_WIDTHS,
 )
 
@@ -78,7 +80,7 @@ def grid_holds(epsilon0, grid_width):
 # The FFT composes about k R / h grid points for a loss spread over R: these ranges keep
 # every slider move within a few hundred thousand points.
 ACCOUNTANT_RELEASES = RELEASES_CONTROL.replace(
-    maximum=LAPLACE_MAX_RELEASES, description="number of releases (up to 100 here)"
+    maximum=LAPLACE_MAX_RELEASES, description=N_("number of releases (up to 100 here)")
 )
 ACCOUNTANT_SIGMA = SIGMA_CONTROL.replace(minimum=1.0)
 
@@ -107,7 +109,7 @@ class AccountantBracket(_CompositionFigure):
     """
 
     figure_id = "COMP-5"
-    title = "An accountant's PLD: a bracket around the exact δ"
+    title = N_("An accountant's PLD: a bracket around the exact δ")
     controls = mechanism_controls(
         "Laplace",
         sigma=ACCOUNTANT_SIGMA,
@@ -130,17 +132,17 @@ class AccountantBracket(_CompositionFigure):
         )
         self._moving_xaxis(left)
         left.set_ylim(-0.02, 1.02)
-        left.set_ylabel(r"$P[\mathcal{L} \leq \ell]$, one release")
-        self._static_xlabel(left, r"privacy loss $\ell$ of one release")
-        left.set_title(r"COMP-5 · one release on a grid of width $h$")
+        left.set_ylabel(_(r"$P[\mathcal{L} \leq \ell]$, one release"))
+        self._static_xlabel(left, _(r"privacy loss $\ell$ of one release"))
+        left.set_title(_(r"COMP-5 · one release on a grid of width $h$"))
         # Under the axes: at h = 0.5 the rounded CDFs step through the upper left.
         legend_below(
             self.figure,
             [],
             handles=[
-                Line2D([], [], color="black", lw=1.5, label="exact"),
-                Line2D([], [], color=BAD_COLOR, lw=1.3, label="rounded up (pessimistic)"),
-                Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label="rounded down (optimistic)"),
+                Line2D([], [], color="black", lw=1.5, label=_("exact")),
+                Line2D([], [], color=BAD_COLOR, lw=1.3, label=_("rounded up (pessimistic)")),
+                Line2D([], [], color=OPTIMAL_COLOR, lw=1.3, label=_("rounded down (optimistic)")),
                 Line2D(
                     [],
                     [],
@@ -148,7 +150,7 @@ class AccountantBracket(_CompositionFigure):
                     lw=2,
                     marker="o",
                     ms=3.5,
-                    label="pessimistic above exact",
+                    label=_("pessimistic above exact"),
                 ),
                 Line2D(
                     [],
@@ -157,7 +159,7 @@ class AccountantBracket(_CompositionFigure):
                     lw=2,
                     marker="o",
                     ms=3.5,
-                    label="optimistic below exact",
+                    label=_("optimistic below exact"),
                 ),
             ],
         )
@@ -180,9 +182,9 @@ class AccountantBracket(_CompositionFigure):
         )
         right.set_xlim(GRID_WIDTH_CONTROL.minimum / 1.3, GRID_WIDTH_CONTROL.maximum * 1.3)
         right.set_ylim(*self.error_limits)
-        right.set_xlabel(r"grid width $h$")
-        right.set_ylabel(r"$|\delta_{\mathrm{bound}} - \delta| \,/\, \delta$, $k$ releases")
-        right.set_title(r"after $k$ releases: the bracket shrinks with $h$")
+        right.set_xlabel(_(r"grid width $h$"))
+        right.set_ylabel(_(r"$|\delta_{\mathrm{bound}} - \delta| \,/\, \delta$, $k$ releases"))
+        right.set_title(_(r"after $k$ releases: the bracket shrinks with $h$"))
 
     def _bracket(self, pair, k, grid_width, epsilon):
         pessimistic = composition.pld(pair, grid_width, pessimistic=True).self_compose(k)
@@ -256,10 +258,18 @@ class AccountantBracket(_CompositionFigure):
             for line in (self.upper_error, self.lower_error, self.marks):
                 line.set_data([], [])
         self.width_line.set_data([grid_width] * 2, [floor, top])
-        notes = [f"{releases} releases: 100 at most here"] if k != releases else []
+        notes = (
+            [_("{releases} releases: 100 at most here").format(releases=releases)]
+            if k != releases
+            else []
+        )
         if mechanism == "Laplace" and not grid_holds(epsilon0, grid_width):
             # The atoms at +-epsilon0 fall between grid points: the error jumps with h.
-            notes.append(f"h = {grid_width:g} does not divide ε₀ = {epsilon0:.4g}")
+            notes.append(
+                _("h = {grid_width:g} does not divide ε₀ = {epsilon0:.4g}").format(
+                    grid_width=grid_width, epsilon0=epsilon0
+                )
+            )
         self.note.set_text("\n".join(notes))
         self.state = dict(
             k=k,
@@ -278,24 +288,30 @@ class AccountantBracket(_CompositionFigure):
     def description(self):
         """COMP-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: one release's privacy loss, exact and rounded up or down to a grid of "
-            f"width h = {spoken(p['grid_width'])}; right: how far the accountant's δ lies "
-            "above and below the exact δ against h. For k = "
-            f"{say('composed')} {self.releases_phrase()} at ε = {spoken(p['epsilon'])} the bracket "
-            f"runs from {say('optimistic')} to {say('pessimistic')} around the exact "
-            f"{say('exact')}."
+            "width h = {grid_width}; right: how far the accountant's δ lies above and below "
+            "the exact δ against h. For k = {releases} {releases_phrase} at ε = {epsilon} "
+            "the bracket runs from {optimistic} to {pessimistic} around the exact {exact}."
+        ).format(
+            grid_width=spoken(p["grid_width"]),
+            releases=say("composed"),
+            releases_phrase=self.releases_phrase(),
+            epsilon=spoken(p["epsilon"]),
+            optimistic=say("optimistic"),
+            pessimistic=say("pessimistic"),
+            exact=say("exact"),
         )
 
     def numbers(self):
         """The readout beside COMP-5: the numbers it shows at the current setting."""
         s = self.state
         return {
-            r"$k$ composed": s["k"],
-            r"$\delta$ pessimistic (upper end)": s["pessimistic"],
-            r"$\delta$ exact": s["exact"],
-            r"$\delta$ optimistic (lower end)": s["optimistic"],
-            "bracket width": s["pessimistic"] - s["optimistic"],
+            N_(r"$k$ composed"): s["k"],
+            N_(r"$\delta$ pessimistic (upper end)"): s["pessimistic"],
+            N_(r"$\delta$ exact"): s["exact"],
+            N_(r"$\delta$ optimistic (lower end)"): s["optimistic"],
+            N_("bracket width"): s["pessimistic"] - s["optimistic"],
         }
 
 
@@ -304,11 +320,11 @@ class AccountantBracket(_CompositionFigure):
 # ---------------------------------------------------------------------------
 
 ALPHA_CONTROL = Control(
-    r"$\alpha$ (type I error)",
+    N_(r"$\alpha$ (type I error)"),
     0.001,
     0.5,
     step=0.001,
-    description="the attacker's false-alarm rate",
+    description=N_("the attacker's false-alarm rate"),
 )
 
 
@@ -441,7 +457,7 @@ class TradeOffCurves(_CompositionFigure):
     """
 
     figure_id = "COMP-6"
-    title = "The hypothesis-test view: trade-off curves and the CLT"
+    title = N_("The hypothesis-test view: trade-off curves and the CLT")
     controls = mechanism_controls("Laplace", alpha=ALPHA_CONTROL)
     defaults = mechanism_defaults("Laplace", epsilon0=0.5, releases=2, alpha=0.05)
     figsize = (10.0, 4.8)
@@ -506,34 +522,34 @@ class TradeOffCurves(_CompositionFigure):
         tests.set_xlim(0, 1)
         tests.set_ylim(0, 1)
         tests.tick_params(labelbottom=False)
-        tests.set_ylabel(r"type II error $\beta(\alpha)$")
+        tests.set_ylabel(_(r"type II error $\beta(\alpha)$"))
         gaps.set_ylim(-self.gap_top, self.gap_top)
         # The ±scale labels are moving notes over tick labels as wide as the widest
         # (kept blank), so that the layout leaves them room.
         gaps.set_yticks([-1.0, 0.0, 1.0], ["−0.0005", "0", "−0.0005"])
         for label in gaps.get_yticklabels()[::2]:
             label.set_alpha(0.0)
-        gaps.set_xlabel(r"type I error $\alpha$")
-        gaps.set_title(r"CLT $\beta$ − exact $\beta$", loc="left", fontsize=9)
-        tests.set_title(r"COMP-6 · the attacker's best tests")
+        gaps.set_xlabel(_(r"type I error $\alpha$"))
+        gaps.set_title(_(r"CLT $\beta$ − exact $\beta$"), loc="left", fontsize=9)
+        tests.set_title(_(r"COMP-6 · the attacker's best tests"))
         tests.legend(
             handles=[
-                Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact, $k$ releases"),
-                Line2D([], [], color=CLT_COLOR, lw=1.5, ls="--", label=r"CLT: $G_\mu$"),
-                Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
-                Patch(color=CLT_COLOR, alpha=0.35, label="CLT above exact"),
+                Line2D([], [], color=EXACT_COLOR, lw=2, label=_(r"exact, $k$ releases")),
+                Line2D([], [], color=CLT_COLOR, lw=1.5, ls="--", label=_(r"CLT: $G_\mu$")),
+                Line2D([], [], color=SINGLE_COLOR, lw=1.2, label=_("one release")),
+                Patch(color=CLT_COLOR, alpha=0.35, label=_("CLT above exact")),
             ],
             loc="upper right",
             fontsize=9,
         )
         profiles.set_ylim(0, self.ratio_top)
-        profiles.set_ylabel(r"exact $\delta(\varepsilon)$ / CLT $\delta(\varepsilon)$")
-        self._static_xlabel(profiles, r"$\varepsilon$ of the $k$ releases")
-        profiles.set_title(r"above 1 the CLT's $\delta$ is too small: not a bound")
+        profiles.set_ylabel(_(r"exact $\delta(\varepsilon)$ / CLT $\delta(\varepsilon)$"))
+        self._static_xlabel(profiles, _(r"$\varepsilon$ of the $k$ releases"))
+        profiles.set_title(_(r"above 1 the CLT's $\delta$ is too small: not a bound"))
         profiles.legend(
             handles=[
-                Line2D([], [], color=EXACT_COLOR, lw=2, label="ratio"),
-                Patch(color=CLT_COLOR, alpha=0.35, label=r"CLT $\delta$ below exact"),
+                Line2D([], [], color=EXACT_COLOR, lw=2, label=_("ratio")),
+                Patch(color=CLT_COLOR, alpha=0.35, label=_(r"CLT $\delta$ below exact")),
             ],
             loc="upper right",
             fontsize=9,
@@ -561,9 +577,11 @@ class TradeOffCurves(_CompositionFigure):
         widest = int(np.argmax(gap))
         largest_gap = max(float(gap[widest]), 0.0)
         self.gap_note.set_text(
-            f"largest {largest_gap:.3g} at α = {self.alphas[widest]:.3g}"
+            _("largest {gap:.3g} at α = {alpha:.3g}").format(
+                gap=largest_gap, alpha=self.alphas[widest]
+            )
             if over.any()
-            else "CLT never above exact"
+            else _("CLT never above exact")
         )
         beta_exact = float(composition.tradeoff(composed, alpha))
         beta_clt = float(composition.gaussian_tradeoff(mu, alpha))
@@ -612,13 +630,20 @@ class TradeOffCurves(_CompositionFigure):
     def description(self):
         """COMP-6 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: trade-off curves, the attacker's smallest type II error β against the "
-            f"type I error α, for k = {spoken(p['releases'])} {self.releases_phrase()}, "
-            f"exact and by the central limit theorem with μ = {say('of the CLT')}; at α = "
-            f"{spoken(p['alpha'])}, β is {say('$ exact')} exact and {say('$ CLT')} by the CLT. "
-            f"Right: exact δ over the CLT's δ against ε, at most "
-            f"{say('largest exact')}: above 1 the CLT's δ is too small."
+            "type I error α, for k = {releases} {releases_phrase}, exact and by the central "
+            "limit theorem with μ = {mu}; at α = {alpha}, β is {beta_exact} exact and "
+            "{beta_clt} by the CLT. Right: exact δ over the CLT's δ against ε, at most "
+            "{largest_ratio}: above 1 the CLT's δ is too small."
+        ).format(
+            releases=spoken(p["releases"]),
+            releases_phrase=self.releases_phrase(),
+            mu=say("of the CLT"),
+            alpha=spoken(p["alpha"]),
+            beta_exact=say("$ exact"),
+            beta_clt=say("$ CLT"),
+            largest_ratio=say("largest exact"),
         )
 
     def numbers(self):
@@ -626,11 +651,13 @@ class TradeOffCurves(_CompositionFigure):
         s = self.state
         found = np.isfinite(s["first_below"])
         return {
-            r"$\mu$ of the CLT's $G_\mu$": s["mu"],
-            r"$\beta(\alpha)$ exact": s["beta_exact"],
-            r"$\beta(\alpha)$ CLT": s["beta_clt"],
-            r"largest CLT $\beta$ − exact $\beta$": s["largest_gap"],
-            r"CLT $\delta$ too small from $\varepsilon$": s["first_below"] if found else "never",
-            r"… up to $\varepsilon$": s["last_below"] if found else "never",
-            r"largest exact $\delta$ / CLT $\delta$": s["ratio"],
+            N_(r"$\mu$ of the CLT's $G_\mu$"): s["mu"],
+            N_(r"$\beta(\alpha)$ exact"): s["beta_exact"],
+            N_(r"$\beta(\alpha)$ CLT"): s["beta_clt"],
+            N_(r"largest CLT $\beta$ − exact $\beta$"): s["largest_gap"],
+            N_(r"CLT $\delta$ too small from $\varepsilon$"): (
+                s["first_below"] if found else _("never")
+            ),
+            N_(r"… up to $\varepsilon$"): s["last_below"] if found else _("never"),
+            N_(r"largest exact $\delta$ / CLT $\delta$"): s["ratio"],
         }

@@ -52,6 +52,8 @@ from dplearn.figures.text import (
     tick_text,
     value_text,
 )
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "MECHANISM",
@@ -78,31 +80,36 @@ __all__ = [
 #: The Laplace figures compose at most this many releases (the k slider is clipped).
 LAPLACE_MAX_RELEASES = 100
 
-MECHANISM = Choice("mechanism", ("Gaussian", "Laplace"), description="noise added to each release")
+MECHANISM = Choice(
+    N_("mechanism"),
+    (N_("Gaussian"), N_("Laplace")),
+    description=N_("noise added to each release"),
+)
 SIGMA_CONTROL = SIGMA.replace(
     label=r"$\sigma$",
     minimum=0.5,
     maximum=50.0,
-    description="Gaussian noise per release",
+    description=N_("Gaussian noise per release"),
 )
 EPSILON0_CONTROL = Control(
     r"$\varepsilon_0$",
     0.01,
     2.0,
     log=True,
-    description="epsilon of one Laplace release, sensitivity / scale",
+    description=N_("epsilon of one Laplace release, sensitivity / scale"),
 )
 RELEASES_CONTROL = Control(
-    "$k$ releases",
+    N_("$k$ releases"),
     1,
     1000,
     integer=True,
-    description=f"number of releases (Laplace figures use at most {LAPLACE_MAX_RELEASES})",
+    # LAPLACE_MAX_RELEASES written out: the catalog holds the sentence as it is shown.
+    description=N_("number of releases (Laplace figures use at most 100)"),
 )
 #: epsilon of the k releases together, for the figures with a mechanism toggle.
 COMPOSED_EPSILON = EPSILON.replace(minimum=0.01, maximum=20.0)
 LAPLACE_RELEASES_CONTROL = RELEASES_CONTROL.replace(
-    maximum=LAPLACE_MAX_RELEASES, description="number of Laplace releases"
+    maximum=LAPLACE_MAX_RELEASES, description=N_("number of Laplace releases")
 )
 
 SINGLE_COLOR = "0.45"
@@ -186,7 +193,11 @@ def clipped_note(k, releases, *, slider=False):
     """What a note says when Laplace clips the slider's k (nothing when it does not)."""
     if k == releases:
         return ""
-    return f"slider {releases}; Laplace stops at {k}" if slider else f"Laplace stops at {k}"
+    if slider:
+        return _("slider {slider_releases}; Laplace stops at {composed_releases}").format(
+            slider_releases=releases, composed_releases=k
+        )
+    return _("Laplace stops at {composed_releases}").format(composed_releases=k)
 
 
 def ratio_curve(epsilon, losses):
@@ -255,8 +266,10 @@ class _CompositionFigure(Explorer):
     def releases_phrase(self):
         """The releases composed, in words for a description: their noise and its size."""
         if self.params.get("mechanism", "Laplace") == "Gaussian":
-            return f"Gaussian releases of σ = {spoken(self.params['sigma'])}"
-        return f"Laplace releases of ε₀ = {spoken(self.params['epsilon0'])}"
+            return _("Gaussian releases of σ = {sigma}").format(sigma=spoken(self.params["sigma"]))
+        return _("Laplace releases of ε₀ = {epsilon0}").format(
+            epsilon0=spoken(self.params["epsilon0"])
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -279,7 +292,7 @@ class LossesAdd(_CompositionFigure):
     """
 
     figure_id = "COMP-1"
-    title = "Losses add: the privacy loss of one release and of k releases"
+    title = N_("Losses add: the privacy loss of one release and of k releases")
     controls = mechanism_controls("Laplace", epsilon=COMPOSED_EPSILON)
     defaults = mechanism_defaults("Laplace", epsilon=0.5)
     figsize = (9.5, 3.6)
@@ -323,12 +336,14 @@ class LossesAdd(_CompositionFigure):
         self._moving_xaxis(ax)
         ax.set_ylim(0, 1.12)
         ax.set_yticks([])
-        ax.set_ylabel("probability per bin\n(scaled to its top)", fontsize=9)
-        self._static_xlabel(ax, r"privacy loss $\ell$ of all the answers together")
-        ax.set_title(r"COMP-1 · losses add: $\mathcal{L} = \mathcal{L}_1 + \cdots + \mathcal{L}_k$")
+        ax.set_ylabel(_("probability per bin\n(scaled to its top)"), fontsize=9)
+        self._static_xlabel(ax, _(r"privacy loss $\ell$ of all the answers together"))
+        ax.set_title(
+            _(r"COMP-1 · losses add: $\mathcal{L} = \mathcal{L}_1 + \cdots + \mathcal{L}_k$")
+        )
         handles = [
-            Patch(fill=False, ec=SINGLE_COLOR, lw=1.5, label="one release"),
-            Patch(fc=COMPOSED_COLOR, alpha=0.35, ec=COMPOSED_COLOR, label=r"$k$ releases"),
+            Patch(fill=False, ec=SINGLE_COLOR, lw=1.5, label=_("one release")),
+            Patch(fc=COMPOSED_COLOR, alpha=0.35, ec=COMPOSED_COLOR, label=_(r"$k$ releases")),
             Patch(fc=BAD_COLOR, alpha=0.55, label=r"$\mathcal{L} > \varepsilon$: $\delta_1$"),
             Line2D([], [], color=BAD_COLOR, ls="--", label=r"$\varepsilon$"),
             Line2D([], [], color="black", ls=":", label=r"$E[\mathcal{L}]$"),
@@ -371,7 +386,7 @@ class LossesAdd(_CompositionFigure):
         self._set_moving_xlim(self.axes, low, high)
         shown_epsilon = min(max(epsilon, low), high)
         self.epsilon_line.set_xdata([shown_epsilon] * 2)
-        arrow = " (beyond the axis →)" if epsilon > high else ""
+        arrow = _("(beyond the axis →)") if epsilon > high else ""
         self.mean_line.set_xdata([composed.loss_mean] * 2)
         finite = np.isfinite(composed.max_loss)
         self.max_line.set_visible(finite)
@@ -384,7 +399,7 @@ class LossesAdd(_CompositionFigure):
         clipped = clipped_note(k, releases, slider=True)
         # The numbers are in the readout beside the figure; the note only says what
         # the picture cannot (text costs more to draw than all the curves).
-        self.note.set_text("\n".join(line for line in (clipped, arrow.strip()) if line))
+        self.note.set_text("\n".join(line for line in (clipped, arrow) if line))
         self.state = dict(
             pair=pair,
             composed=composed,
@@ -400,12 +415,20 @@ class LossesAdd(_CompositionFigure):
     def description(self):
         """COMP-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"The distribution of the privacy loss for one and for k = {say('composed')} "
-            f"{self.releases_phrase()}, red where it exceeds ε = {spoken(p['epsilon'])}: mean "
-            f"{say('mathbb{E}')}, spread {say('sd')}, largest value {say('mathcal{L}$')}. So "
-            f"δ₁ = {say('delta_1')} and δ(ε) = {say('delta(')}; the mean grows like k, "
-            "the spread like the square root of k."
+        return _(
+            "The distribution of the privacy loss for one and for k = {releases} "
+            "{releases_phrase}, red where it exceeds ε = {epsilon}: mean {mean}, spread "
+            "{spread}, largest value {largest}. So δ₁ = {delta_1} and δ(ε) = {delta}; the "
+            "mean grows like k, the spread like the square root of k."
+        ).format(
+            releases=say("composed"),
+            releases_phrase=self.releases_phrase(),
+            epsilon=spoken(p["epsilon"]),
+            mean=say("mathbb{E}"),
+            spread=say("sd"),
+            largest=say("mathcal{L}$"),
+            delta_1=say("delta_1"),
+            delta=say("delta("),
         )
 
     def numbers(self):
@@ -413,7 +436,7 @@ class LossesAdd(_CompositionFigure):
         s = self.state
         composed = s["composed"]
         return {
-            r"$k$ composed": s["k"],
+            N_(r"$k$ composed"): s["k"],
             r"$\mathbb{E}[\mathcal{L}] = k\,\mathrm{KL}$": composed.loss_mean,
             r"$\mathrm{sd}(\mathcal{L})$": composed.loss_std,
             r"$\max \mathcal{L}$": composed.max_loss,
@@ -467,7 +490,7 @@ class ComposedLossByProbability(_CompositionFigure):
     """
 
     figure_id = "COMP-2"
-    title = "k releases on the probability axis: δ is still an area"
+    title = N_("k releases on the probability axis: δ is still an area")
     controls = mechanism_controls("Gaussian", epsilon=COMPOSED_EPSILON)
     defaults = mechanism_defaults("Gaussian", epsilon=1.0)
     figsize = (10.0, 3.7)
@@ -498,21 +521,21 @@ class ComposedLossByProbability(_CompositionFigure):
         whole.set_xlim(0, 1)
         whole.set_ylim(0, self.top)
         whole.set_ylabel(r"$e^{\varepsilon}/e^{\mathcal{L}}$")
-        whole.set_xlabel(r"probability position $x$")
-        zoomed.set_xlabel(r"probability position in units of $\delta_1$: $x / \delta_1$")
-        whole.set_title(r"COMP-2 · $k$ releases: $\delta(\varepsilon)$ = shaded area")
-        zoomed.set_title(r"zoom on the bad events")
+        whole.set_xlabel(_(r"probability position $x$"))
+        zoomed.set_xlabel(_(r"probability position in units of $\delta_1$: $x / \delta_1$"))
+        whole.set_title(_(r"COMP-2 · $k$ releases: $\delta(\varepsilon)$ = shaded area"))
+        zoomed.set_title(_(r"zoom on the bad events"))
         handles = [
             Line2D(
                 [],
                 [],
                 color=COMPOSED_COLOR,
                 lw=2,
-                label=r"$e^{\varepsilon}/e^{\mathcal{L}}$, $k$ releases",
+                label=_(r"$e^{\varepsilon}/e^{\mathcal{L}}$, $k$ releases"),
             ),
-            Line2D([], [], color=SINGLE_COLOR, lw=1.2, label="one release"),
-            Patch(color=AREA_COLOR, alpha=0.45, label=r"area $\delta$"),
-            Line2D([], [], color=BAD_COLOR, ls="--", label=r"width $\delta_1$ $\times$ 1"),
+            Line2D([], [], color=SINGLE_COLOR, lw=1.2, label=_("one release")),
+            Patch(color=AREA_COLOR, alpha=0.45, label=_(r"area $\delta$")),
+            Line2D([], [], color=BAD_COLOR, ls="--", label=_(r"width $\delta_1$ $\times$ 1")),
         ]
         # Under the axes: the curves reach every corner of the whole axis at some setting.
         legend_below(self.figure, [], handles=handles)
@@ -556,20 +579,26 @@ class ComposedLossByProbability(_CompositionFigure):
     def description(self):
         """COMP-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"e^ε over e^L of k = {say('composed')} {self.releases_phrase()} against the "
-            "probability position, left whole and right zoomed, with one release in grey: "
-            f"over the bad events, of width δ₁ = {say('(width)')}, the area between the "
-            f"curve and 1 is δ(ε) = {say('(area)')} at ε = {spoken(p['epsilon'])}."
+        return _(
+            "e^ε over e^L of k = {releases} {releases_phrase} against the probability "
+            "position, left whole and right zoomed, with one release in grey: over the bad "
+            "events, of width δ₁ = {width}, the area between the curve and 1 is "
+            "δ(ε) = {area} at ε = {epsilon}."
+        ).format(
+            releases=say("composed"),
+            releases_phrase=self.releases_phrase(),
+            width=say("(width)"),
+            area=say("(area)"),
+            epsilon=spoken(p["epsilon"]),
         )
 
     def numbers(self):
         """The readout beside COMP-2: the numbers it shows at the current setting."""
         s = self.state
         result = {
-            r"$k$ composed": s["k"],
-            r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$ (width)": s["width"],
-            r"$\delta(\varepsilon)$ (area)": s["delta"],
+            N_(r"$k$ composed"): s["k"],
+            N_(r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$ (width)"): s["width"],
+            N_(r"$\delta(\varepsilon)$ (area)"): s["delta"],
         }
         result[r"$\delta / \delta_1$"] = s["delta"] / s["width"] if s["width"] > 0 else 0.0
         return result

@@ -24,6 +24,8 @@ from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "SCORES",
@@ -41,20 +43,24 @@ D2_COLOR = ORANGE
 LOSS_COLOR = "0.2"
 BAND_COLOR = BAD_COLOR
 NOISE_STYLES = {
-    "laplace": dict(color=PURPLE, ls="--", marker="s", label="Laplace noise"),
-    "gumbel": dict(color=BLUE, ls="-", marker="o", label="Gumbel = exponential mechanism"),
-    "exponential": dict(color=GREEN, ls=":", marker="^", label="exponential = permute-and-flip"),
+    "laplace": dict(color=PURPLE, ls="--", marker="s", label=N_("Laplace noise")),
+    "gumbel": dict(color=BLUE, ls="-", marker="o", label=N_("Gumbel = exponential mechanism")),
+    "exponential": dict(
+        color=GREEN, ls=":", marker="^", label=N_("exponential = permute-and-flip")
+    ),
 }
 
 SELECTION_EPSILON = EPSILON.replace(minimum=0.05, maximum=10.0)
 SCORE_SENSITIVITY = Control(
-    r"$\Delta u$", 0.5, 5.0, log=True, description="how much one person moves any score"
+    r"$\Delta u$", 0.5, 5.0, log=True, description=N_("how much one person moves any score")
 )
 RUNNER_UP = Control(
-    "score $u_2$", 10.0, 30.0, step=0.5, description="score of the second candidate"
+    N_("score $u_2$"), 10.0, 30.0, step=0.5, description=N_("score of the second candidate")
 )
 SCORE_KIND = Choice(
-    "scores", ("general", "monotone"), description="monotone: all scores move one way"
+    N_("scores"),
+    (N_("general"), N_("monotone")),
+    description=N_("monotone: all scores move one way"),
 )
 
 
@@ -108,7 +114,7 @@ class ExponentialMechanism(Explorer):
     """
 
     figure_id = "SEL-1"
-    title = "The exponential mechanism: selection probabilities and their privacy loss"
+    title = N_("The exponential mechanism: selection probabilities and their privacy loss")
     controls = {
         "epsilon": SELECTION_EPSILON,
         "sensitivity": SCORE_SENSITIVITY,
@@ -137,13 +143,13 @@ class ExponentialMechanism(Explorer):
         left.set_xticks(positions, [f"{i + 1}" for i in positions])
         left.set_xlim(-0.6, 4.6)
         left.set_ylim(0, 1.0)
-        left.set_xlabel("candidate r")
-        left.set_ylabel("P[r is picked]")
-        left.set_title("SEL-1 · selection probabilities")
+        left.set_xlabel(_("candidate r"))
+        left.set_ylabel(_("P[r is picked]"))
+        left.set_title(_("SEL-1 · selection probabilities"))
         left.legend(
             handles=[
-                Patch(fc=D1_COLOR, label="D1: scores u"),
-                Patch(fc=D2_COLOR, hatch="//", ec="white", label="D2: worst neighbour"),
+                Patch(fc=D1_COLOR, label=_("D1: scores u")),
+                Patch(fc=D2_COLOR, hatch="//", ec="white", label=_("D2: worst neighbour")),
             ],
             loc="upper right",
             fontsize=8.5,
@@ -155,13 +161,13 @@ class ExponentialMechanism(Explorer):
         right.set_xticks(positions, [f"{i + 1}" for i in positions])
         right.set_xlim(-0.5, 4.5)
         right.set_ylim(-1.15, 1.15)
-        right.set_xlabel("candidate r")
-        right.set_ylabel(r"loss / $\varepsilon$")
-        right.set_title(r"privacy loss $\ln(P_1[r]/P_2[r])$, in units of $\varepsilon$")
+        right.set_xlabel(_("candidate r"))
+        right.set_ylabel(_(r"loss / $\varepsilon$"))
+        right.set_title(_(r"privacy loss $\ln(P_1[r]/P_2[r])$, in units of $\varepsilon$"))
         _legend_beside(
             right,
             [
-                Line2D([], [], color=LOSS_COLOR, marker="o", label="loss of each candidate"),
+                Line2D([], [], color=LOSS_COLOR, marker="o", label=_("loss of each candidate")),
                 Line2D([], [], color=BAND_COLOR, ls="--", label=r"$\pm\varepsilon$"),
             ],
         )
@@ -170,7 +176,7 @@ class ExponentialMechanism(Explorer):
     def _apply(self, epsilon, sensitivity, runner_up, kind):
         scores = _scores(runner_up)
         monotone = kind == "monotone"
-        lowest, highest, _, neighbour, _ = selection.worst_neighbours(
+        lowest, highest, _lowest_pair, neighbour, _highest_pair = selection.worst_neighbours(
             scores, epsilon, sensitivity, monotone
         )
         first = selection.exponential_mechanism(scores, epsilon, sensitivity, monotone)
@@ -198,23 +204,41 @@ class ExponentialMechanism(Explorer):
         """
         s = self.state
         numbers = {f"$P_1[{r + 1}]$": float(p) for r, p in enumerate(s["first"])}
-        numbers[r"largest loss / $\varepsilon$, any neighbour"] = s["highest"]
-        numbers[r"smallest loss / $\varepsilon$, any neighbour"] = s["lowest"]
-        numbers[f"error bound at {(1 - BETA) * 100:g} % (score units)"] = s["bound"]
+        numbers[N_(r"largest loss / $\varepsilon$, any neighbour")] = s["highest"]
+        numbers[N_(r"smallest loss / $\varepsilon$, any neighbour")] = s["lowest"]
+        bound = N_("error bound at {percent:g} % (score units)").format(percent=(1 - BETA) * 100)
+        numbers[bound] = s["bound"]
         return numbers
 
     def description(self):
         """SEL-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         probabilities = ", ".join(_percent(p) for p in s["first"])
-        return (
-            f"Bars: the exponential mechanism picks the five candidates with probabilities "
-            f"{probabilities} on D1 (blue), and differently on the neighbour D2 (orange, "
-            f"hatched) that moves the scores {'all one way' if s['monotone'] else 'apart'}. "
-            f"Dots: each candidate's privacy loss in units of ε; over every neighbour it lies "
-            f"between {s['lowest']:.4f}ε and {s['highest']:.4f}ε, inside ±ε (ε = "
-            f"{s['epsilon']:g}). With probability at least {(1 - BETA) * 100:g} % the picked "
-            f"score is within {s['bound']:.2f} of the best."
+        if s["monotone"]:
+            bars = _(
+                "Bars: the exponential mechanism picks the five candidates with probabilities "
+                "{probabilities} on D1 (blue), and differently on the neighbour D2 (orange, "
+                "hatched) that moves the scores all one way."
+            )
+        else:
+            bars = _(
+                "Bars: the exponential mechanism picks the five candidates with probabilities "
+                "{probabilities} on D1 (blue), and differently on the neighbour D2 (orange, "
+                "hatched) that moves the scores apart."
+            )
+        return _(
+            "{bars} "
+            "Dots: each candidate's privacy loss in units of ε; over every neighbour it lies "
+            "between {lowest:.4f}ε and {highest:.4f}ε, inside ±ε (ε = "
+            "{epsilon:g}). With probability at least {percent:g} % the picked "
+            "score is within {bound:.2f} of the best."
+        ).format(
+            bars=bars.format(probabilities=probabilities),
+            lowest=s["lowest"],
+            highest=s["highest"],
+            epsilon=s["epsilon"],
+            percent=(1 - BETA) * 100,
+            bound=s["bound"],
         )
 
 
@@ -247,7 +271,7 @@ class NoisyMax(Explorer):
     """
 
     figure_id = "SEL-2"
-    title = "Report-noisy-max: the chance of picking the best, with three noises"
+    title = N_("Report-noisy-max: the chance of picking the best, with three noises")
     controls = {
         "epsilon": SELECTION_EPSILON,
         "runner_up": RUNNER_UP.replace(on_release=True),
@@ -264,9 +288,9 @@ class NoisyMax(Explorer):
         ax.set_xscale("log")
         ax.set_xlim(self.grid[0], self.grid[-1])
         ax.set_ylim(0.0, 1.05)
-        ax.set_xlabel(r"$\varepsilon$ (noise scale $2\Delta u/\varepsilon$)")
-        ax.set_ylabel("P[the best candidate is picked]")
-        ax.set_title("SEL-2 · report-noisy-max at scores (30, $u_2$, 20, 12, 10)")
+        ax.set_xlabel(_(r"$\varepsilon$ (noise scale $2\Delta u/\varepsilon$)"))
+        ax.set_ylabel(_("P[the best candidate is picked]"))
+        ax.set_title(_("SEL-2 · report-noisy-max at scores (30, $u_2$, 20, 12, 10)"))
         _legend_beside(
             ax,
             [
@@ -277,11 +301,11 @@ class NoisyMax(Explorer):
                     ls=style["ls"],
                     marker=style["marker"],
                     lw=2,
-                    label=style["label"],
+                    label=_(style["label"]),
                 )
                 for style in NOISE_STYLES.values()
             ]
-            + [Line2D([], [], color=GREY, ls="-.", lw=0.8, label=r"slider's $\varepsilon$")],
+            + [Line2D([], [], color=GREY, ls="-.", lw=0.8, label=_(r"slider's $\varepsilon$"))],
         )
         self.moving(*self.curves.values(), *self.marks.values(), self.here)
 
@@ -300,29 +324,39 @@ class NoisyMax(Explorer):
         """The readout beside SEL-2: the numbers it shows at the current setting."""
         here = self.state["here"]
         return {
-            "P[best], Laplace": here["laplace"],
-            "P[best], Gumbel (exp. mechanism)": here["gumbel"],
-            "P[best], exponential (permute-and-flip)": here["exponential"],
+            N_("P[best], Laplace"): here["laplace"],
+            N_("P[best], Gumbel (exp. mechanism)"): here["gumbel"],
+            N_("P[best], exponential (permute-and-flip)"): here["exponential"],
         }
 
     def description(self):
         """SEL-2 in words for a reader who cannot see it, with the current numbers."""
         here = self.state["here"]
-        return (
-            f"Three curves of the chance that report-noisy-max picks the best candidate, "
-            f"against ε. At ε = {self.state['epsilon']:.3g} it is {here['laplace']:.4f} with "
-            f"Laplace noise (dashed, squares), {here['gumbel']:.4f} with Gumbel noise, the "
-            f"exponential mechanism (solid, circles), and {here['exponential']:.4f} with "
-            f"exponential noise, permute-and-flip (dotted, triangles)"
-            + (", the highest." if here["exponential"] >= max(here.values()) else ".")
-        )
+        if here["exponential"] >= max(here.values()):
+            values = _(
+                "At ε = {epsilon:.3g} it is {laplace:.4f} with "
+                "Laplace noise (dashed, squares), {gumbel:.4f} with Gumbel noise, the "
+                "exponential mechanism (solid, circles), and {exponential:.4f} with "
+                "exponential noise, permute-and-flip (dotted, triangles), the highest."
+            )
+        else:
+            values = _(
+                "At ε = {epsilon:.3g} it is {laplace:.4f} with "
+                "Laplace noise (dashed, squares), {gumbel:.4f} with Gumbel noise, the "
+                "exponential mechanism (solid, circles), and {exponential:.4f} with "
+                "exponential noise, permute-and-flip (dotted, triangles)."
+            )
+        return _(
+            "Three curves of the chance that report-noisy-max picks the best candidate, "
+            "against ε. {values}"
+        ).format(values=values.format(epsilon=self.state["epsilon"], **here))
 
 
 # ---------------------------------------------------------------------------
 # SEL-3: bounded range
 # ---------------------------------------------------------------------------
 
-MECHANISMS = ("exponential mechanism", "permute-and-flip", "randomised response")
+MECHANISMS = (N_("exponential mechanism"), N_("permute-and-flip"), N_("randomised response"))
 
 
 @register
@@ -338,10 +372,12 @@ class BoundedRange(Explorer):
     """
 
     figure_id = "SEL-3"
-    title = "Bounded range: a selection's privacy loss spans at most epsilon"
+    title = N_("Bounded range: a selection's privacy loss spans at most epsilon")
     controls = {
         "epsilon": SELECTION_EPSILON.replace(maximum=5.0),
-        "gap": Control("score gap $s$", -4.0, 4.0, step=0.25, description="u_2 - u_1 on D1"),
+        "gap": Control(
+            N_("score gap $s$"), -4.0, 4.0, step=0.25, description=N_("u_2 - u_1 on D1")
+        ),
     }
     defaults = {"epsilon": 1.0, "gap": 0.0}
     figsize = (10.0, 3.6)
@@ -362,16 +398,16 @@ class BoundedRange(Explorer):
         (self.upper,) = ax.plot([-0.5, 2.5], [1, 1], color=BAND_COLOR, ls="--", lw=1.2)
         (self.lower,) = ax.plot([-0.5, 2.5], [-1, -1], color=BAND_COLOR, ls="--", lw=1.2)
         ax.axhline(0.0, color=GUIDE_GREY, lw=0.8, zorder=1)
-        ax.set_xticks(positions, MECHANISMS)
+        ax.set_xticks(positions, [_(mechanism) for mechanism in MECHANISMS])
         ax.set_xlim(-0.5, 2.5)
         ax.set_ylim(-1.2, 1.2)
-        ax.set_ylabel(r"privacy loss / $\varepsilon$")
-        ax.set_title("SEL-3 · the loss of each output, and the range it spans")
+        ax.set_ylabel(_(r"privacy loss / $\varepsilon$"))
+        ax.set_title(_("SEL-3 · the loss of each output, and the range it spans"))
         _legend_beside(
             ax,
             [
-                Line2D([], [], color="black", marker="o", ls="none", label="loss of an output"),
-                Line2D([], [], color=GREY, lw=6, label="its range"),
+                Line2D([], [], color="black", marker="o", ls="none", label=_("loss of an output")),
+                Line2D([], [], color=GREY, lw=6, label=_("its range")),
                 Line2D([], [], color=BAND_COLOR, ls="--", label=r"$\pm\varepsilon$"),
             ],
         )
@@ -398,19 +434,24 @@ class BoundedRange(Explorer):
         """The readout beside SEL-3: the ranges, in units of epsilon as on the axes."""
         ranges = self.state["ranges"]
         return {
-            r"range / $\varepsilon$, exponential mechanism": ranges[0],
-            r"range / $\varepsilon$, permute-and-flip": ranges[1],
-            r"range / $\varepsilon$, randomised response": ranges[2],
+            N_(r"range / $\varepsilon$, exponential mechanism"): ranges[0],
+            N_(r"range / $\varepsilon$, permute-and-flip"): ranges[1],
+            N_(r"range / $\varepsilon$, randomised response"): ranges[2],
         }
 
     def description(self):
         """SEL-3 in words for a reader who cannot see it, with the current numbers."""
         ranges, epsilon = self.state["ranges"], self.state["epsilon"]
-        return (
-            f"For each mechanism at ε = {epsilon:.3g}, the privacy loss of each output (marks) "
-            f"and the range they span (bars), in units of ε. The exponential mechanism's "
-            f"losses span {ranges[0]:.4f}ε, exactly ε; permute-and-flip's span "
-            f"{ranges[1]:.4f}ε; randomised response's span {ranges[2]:.4f}ε, which is 2ε."
+        return _(
+            "For each mechanism at ε = {epsilon:.3g}, the privacy loss of each output (marks) "
+            "and the range they span (bars), in units of ε. The exponential mechanism's "
+            "losses span {exponential_range:.4f}ε, exactly ε; permute-and-flip's span "
+            "{permute_range:.4f}ε; randomised response's span {response_range:.4f}ε, which is 2ε."
+        ).format(
+            epsilon=epsilon,
+            exponential_range=ranges[0],
+            permute_range=ranges[1],
+            response_range=ranges[2],
         )
 
 
@@ -419,13 +460,13 @@ class BoundedRange(Explorer):
 # ---------------------------------------------------------------------------
 
 WAYS = {
-    "basic": dict(color="0.4", ls="-", marker="D", label=r"basic: $k\varepsilon$"),
-    "advanced": dict(color=ORANGE, ls="--", marker="s", label="advanced composition"),
+    "basic": dict(color="0.4", ls="-", marker="D", label=N_(r"basic: $k\varepsilon$")),
+    "advanced": dict(color=ORANGE, ls="--", marker="s", label=N_("advanced composition")),
     "generic": dict(
-        color=PURPLE, ls="-.", marker="v", label=r"zCDP, $\rho = \varepsilon^2/2$ each"
+        color=PURPLE, ls="-.", marker="v", label=N_(r"zCDP, $\rho = \varepsilon^2/2$ each")
     ),
     "bounded": dict(
-        color=BLUE, ls="-", marker="o", label=r"zCDP, bounded range, $\varepsilon^2/8$"
+        color=BLUE, ls="-", marker="o", label=N_(r"zCDP, bounded range, $\varepsilon^2/8$")
     ),
 }
 
@@ -453,11 +494,14 @@ class ManySelections(Explorer):
     """
 
     figure_id = "SEL-4"
-    title = "Paying for many selections: four ways"
+    title = N_("Paying for many selections: four ways")
     controls = {
-        "k": Control("selections $k$", 1, 1000, integer=True, log=True, description="k"),
+        "k": Control(N_("selections $k$"), 1, 1000, integer=True, log=True, description="k"),
         "epsilon": EPSILON.replace(
-            label=r"$\varepsilon$ each", minimum=0.01, maximum=1.0, description="per selection"
+            label=N_(r"$\varepsilon$ each"),
+            minimum=0.01,
+            maximum=1.0,
+            description=N_("per selection"),
         ),
         "delta": exponent_control(DELTA.replace(minimum=1e-10, maximum=1e-2), digits=1),
     }
@@ -472,9 +516,9 @@ class ManySelections(Explorer):
         ax.set_yscale("log")
         ax.set_xlim(1, 1000)
         ax.set_ylim(1e-2, 1e3)
-        ax.set_xlabel("number of selections $k$")
-        ax.set_ylabel(r"total $\varepsilon$ at $\delta$")
-        ax.set_title(r"SEL-4 · $\varepsilon$ after $k$ selections")
+        ax.set_xlabel(_("number of selections $k$"))
+        ax.set_ylabel(_(r"total $\varepsilon$ at $\delta$"))
+        ax.set_title(_(r"SEL-4 · $\varepsilon$ after $k$ selections"))
         _legend_beside(
             ax,
             [
@@ -485,7 +529,7 @@ class ManySelections(Explorer):
                     ls=style["ls"],
                     marker=style["marker"],
                     lw=2,
-                    label=style["label"],
+                    label=_(style["label"]),
                 )
                 for style in WAYS.values()
             ],
@@ -504,22 +548,22 @@ class ManySelections(Explorer):
         """The readout beside SEL-4: the numbers it shows at the current setting."""
         here = self.state["here"]
         return {
-            r"basic $k\varepsilon$": here["basic"],
-            "advanced": here["advanced"],
-            r"zCDP, generic ($\varepsilon^2/2$)": here["generic"],
-            r"zCDP, bounded range ($\varepsilon^2/8$)": here["bounded"],
+            N_(r"basic $k\varepsilon$"): here["basic"],
+            N_("advanced"): here["advanced"],
+            N_(r"zCDP, generic ($\varepsilon^2/2$)"): here["generic"],
+            N_(r"zCDP, bounded range ($\varepsilon^2/8$)"): here["bounded"],
         }
 
     def description(self):
         """SEL-4 in words for a reader who cannot see it, with the current numbers."""
         s, here = self.state, self.state["here"]
-        return (
-            f"Total ε at δ = {s['delta']:.3g} after k selections of ε = {s['epsilon']:.3g} "
-            f"each, four ways. At k = {s['k']}: basic composition {here['basic']:.2f} "
-            f"(grey, diamonds), advanced {here['advanced']:.2f} (dashed, squares), zCDP for "
-            f"any ε-DP mechanism {here['generic']:.2f} (dash-dot, triangles) and for a "
-            f"bounded-range one {here['bounded']:.2f} (blue, circles), the smallest."
-        )
+        return _(
+            "Total ε at δ = {delta:.3g} after k selections of ε = {epsilon:.3g} "
+            "each, four ways. At k = {k}: basic composition {basic:.2f} "
+            "(grey, diamonds), advanced {advanced:.2f} (dashed, squares), zCDP for "
+            "any ε-DP mechanism {generic:.2f} (dash-dot, triangles) and for a "
+            "bounded-range one {bounded:.2f} (blue, circles), the smallest."
+        ).format(delta=s["delta"], epsilon=s["epsilon"], k=s["k"], **here)
 
 
 # ---------------------------------------------------------------------------
@@ -542,7 +586,7 @@ def _column():
 @functools.lru_cache(maxsize=256)
 def histogram_law(epsilon):
     """The Laplace histogram median's frequencies over the candidates (seeded draws)."""
-    values, _ = _column()
+    values, _median = _column()
     draws = selection.sample_histogram_quantile(
         values, CANDIDATES, epsilon, rng=np.random.default_rng(HISTOGRAM_SEED), size=HISTOGRAM_DRAWS
     )
@@ -574,28 +618,29 @@ class PrivateMedian(Explorer):
     """
 
     figure_id = "SEL-5"
-    title = "A private median: the exponential mechanism against a Laplace histogram"
+    title = N_("A private median: the exponential mechanism against a Laplace histogram")
     controls = {"epsilon": EPSILON.replace(minimum=0.02, maximum=5.0)}
     defaults = {"epsilon": 0.2}
     figsize = (10.0, 3.7)
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        _, median = _column()
+        _values, median = _column()
         self.bars = ax.bar(CANDIDATES, np.zeros(CANDIDATES.size), 0.08, color=D1_COLOR).patches
         (self.steps,) = ax.step([], [], where="mid", color="tab:red", lw=1.8, ls="--")
         ax.axvline(median, color="black", lw=1.0, ls=":")
         ax.set_xlim(CANDIDATES[0] - 0.1, CANDIDATES[-1] + 0.1)
         ax.set_ylim(0, 1.0)
-        ax.set_xlabel("released median sepal length (cm)")
-        ax.set_ylabel("probability")
-        ax.set_title("SEL-5 · a private median of 150 iris flowers")
+        ax.set_xlabel(_("released median sepal length (cm)"))
+        ax.set_ylabel(_("probability"))
+        ax.set_title(_("SEL-5 · a private median of 150 iris flowers"))
+        true_median = _("true median {median:.1f} cm").format(median=median)
         _legend_beside(
             ax,
             [
-                Patch(fc=D1_COLOR, label="exponential mechanism (exact)"),
-                Line2D([], [], color="tab:red", ls="--", lw=1.8, label="Laplace histogram"),
-                Line2D([], [], color="black", ls=":", label=f"true median {median:.1f} cm"),
+                Patch(fc=D1_COLOR, label=_("exponential mechanism (exact)")),
+                Line2D([], [], color="tab:red", ls="--", lw=1.8, label=_("Laplace histogram")),
+                Line2D([], [], color="black", ls=":", label=true_median),
             ],
         )
         self.moving(*self.bars, self.steps)
@@ -617,20 +662,24 @@ class PrivateMedian(Explorer):
         """The readout beside SEL-5: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "mean error, exponential mechanism (cm)": s["mechanism_error"],
-            "mean error, Laplace histogram (cm)": s["histogram_error"],
+            N_("mean error, exponential mechanism (cm)"): s["mechanism_error"],
+            N_("mean error, Laplace histogram (cm)"): s["histogram_error"],
         }
 
     def description(self):
         """SEL-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        winner = (
-            "the exponential mechanism"
-            if s["mechanism_error"] < s["histogram_error"]
-            else "the Laplace histogram"
-        )
-        return (
-            f"At ε = {s['epsilon']:.3g}, the exponential mechanism's median (bars) misses the "
-            f"true 5.8 cm by {s['mechanism_error']:.3f} cm on average, the Laplace "
-            f"histogram's (dashed steps) by {s['histogram_error']:.3f} cm: {winner} wins here."
+        if s["mechanism_error"] < s["histogram_error"]:
+            verdict = _("the exponential mechanism wins here.")
+        else:
+            verdict = _("the Laplace histogram wins here.")
+        return _(
+            "At ε = {epsilon:.3g}, the exponential mechanism's median (bars) misses the "
+            "true 5.8 cm by {mechanism_error:.3f} cm on average, the Laplace "
+            "histogram's (dashed steps) by {histogram_error:.3f} cm: {verdict}"
+        ).format(
+            epsilon=s["epsilon"],
+            mechanism_error=s["mechanism_error"],
+            histogram_error=s["histogram_error"],
+            verdict=verdict,
         )

@@ -30,17 +30,19 @@ from dplearn.figures.controls import EPSILON, SIGMA, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = ["RATE", "SubsampledGaussian", "AmplificationBound", "bound_curve"]
 
 RATE = Control(
-    "rate $q$",
+    N_("rate $q$"),
     0.001,
     1.0,
     log=True,
-    description="chance that each person is kept in the subsample",
+    description=N_("chance that each person is kept in the subsample"),
 )
-NOISE = SIGMA.replace(minimum=0.3, maximum=10.0, description="noise sigma (sensitivity 1)")
+NOISE = SIGMA.replace(minimum=0.3, maximum=10.0, description=N_("noise sigma (sensitivity 1)"))
 
 WITH_COLOR = BLUE
 WITHOUT_COLOR = "0.35"
@@ -70,7 +72,7 @@ class SubsampledGaussian(Explorer):
     """
 
     figure_id = "SUB-1"
-    title = "The subsampled Gaussian: a mixture against one normal, and its privacy loss"
+    title = N_("The subsampled Gaussian: a mixture against one normal, and its privacy loss")
     controls = {
         "rate": RATE,
         "sigma": NOISE,
@@ -92,14 +94,18 @@ class SubsampledGaussian(Explorer):
         )
         left.set_xlim(self.standardised[0], self.standardised[-1])
         left.set_ylim(0, 0.45)
-        left.set_xlabel(r"output $o/\sigma$ (units of the noise)")
-        left.set_ylabel("density")
-        left.set_title(r"SUB-1 · with the person: a mixture")
+        left.set_xlabel(_(r"output $o/\sigma$ (units of the noise)"))
+        left.set_ylabel(_("density"))
+        left.set_title(_(r"SUB-1 · with the person: a mixture"))
         left.legend(
             handles=[
-                Line2D([], [], color=WITH_COLOR, lw=2, label="with: mixture"),
-                Line2D([], [], color=WITHOUT_COLOR, lw=1.6, ls="--", label="without: normal"),
-                Patch(fc=WITH_COLOR, alpha=0.25, label=r"$q\,\mathcal{N}(\Delta, \sigma^2)$: kept"),
+                Line2D([], [], color=WITH_COLOR, lw=2, label=_("with: mixture")),
+                Line2D([], [], color=WITHOUT_COLOR, lw=1.6, ls="--", label=_("without: normal")),
+                Patch(
+                    fc=WITH_COLOR,
+                    alpha=0.25,
+                    label=_(r"$q\,\mathcal{N}(\Delta, \sigma^2)$: kept"),
+                ),
             ],
             loc="upper right",
             fontsize=8.5,
@@ -130,17 +136,17 @@ class SubsampledGaussian(Explorer):
         )
         right.set_xlim(self.standardised[0], self.standardised[-1])
         right.set_ylim(*self.loss_limits)
-        right.set_xlabel(r"output $o/\sigma$")
-        right.set_ylabel(r"privacy loss $\mathcal{L}(o)$")
-        right.set_title("its privacy loss, remove and add sides")
+        right.set_xlabel(_(r"output $o/\sigma$"))
+        right.set_ylabel(_(r"privacy loss $\mathcal{L}(o)$"))
+        right.set_title(_("its privacy loss, remove and add sides"))
         legend_beside(
             right,
             [
-                Line2D([], [], color=REMOVE_COLOR, lw=2, label="remove: ln(with / without)"),
-                Line2D([], [], color=ADD_COLOR, lw=2, label="add: ln(without / with)"),
+                Line2D([], [], color=REMOVE_COLOR, lw=2, label=_("remove: ln(with / without)")),
+                Line2D([], [], color=ADD_COLOR, lw=2, label=_("add: ln(without / with)")),
                 Line2D([], [], color=BAD_COLOR, lw=3.2, label=r"$\mathcal{L} > \varepsilon$"),
                 Line2D([], [], color=BAD_COLOR, ls=":", lw=1.2, label=r"$\varepsilon$"),
-                Line2D([], [], color=ADD_COLOR, ls=":", lw=1.0, label=r"add's top: $-\ln(1-q)$"),
+                Line2D([], [], color=ADD_COLOR, ls=":", lw=1.0, label=_(r"add's top: $-\ln(1-q)$")),
             ],
         )
 
@@ -192,24 +198,31 @@ class SubsampledGaussian(Explorer):
     def description(self):
         """SUB-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the output's density without the person, one normal, and with them, a "
-            f"mixture that keeps the person with rate q = {spoken(p['rate'])} (σ = "
-            f"{spoken(p['sigma'])}); right: the privacy loss of both directions, red above "
-            f"ε = {spoken(p['epsilon'])}. The remove side gives δ(ε) = {say('remove side')} "
-            f"and the add side {say('$, add side')}, against {say('without')} without "
-            f"subsampling; the add side's loss never exceeds {say('largest loss')}."
+            "mixture that keeps the person with rate q = {rate} (σ = {sigma}); right: the "
+            "privacy loss of both directions, red above ε = {epsilon}. The remove side gives "
+            "δ(ε) = {remove_delta} and the add side {add_delta}, against {mechanism_delta} "
+            "without subsampling; the add side's loss never exceeds {add_top}."
+        ).format(
+            rate=spoken(p["rate"]),
+            sigma=spoken(p["sigma"]),
+            epsilon=spoken(p["epsilon"]),
+            remove_delta=say("remove side"),
+            add_delta=say("$, add side"),
+            mechanism_delta=say("without"),
+            add_top=say("largest loss"),
         )
 
     def numbers(self):
         """The readout beside SUB-1: the numbers it shows at the current setting."""
         s = self.state
         return {
-            r"$\delta(\varepsilon)$, remove side": s["remove_delta"],
-            r"$\delta(\varepsilon)$, add side": s["add_delta"],
-            r"$\delta(\varepsilon)$ = the larger": s["delta"],
-            r"$\delta(\varepsilon)$ without subsampling": s["mechanism_delta"],
-            r"add side's largest loss $-\ln(1-q)$": s["add_top"],
+            N_(r"$\delta(\varepsilon)$, remove side"): s["remove_delta"],
+            N_(r"$\delta(\varepsilon)$, add side"): s["add_delta"],
+            N_(r"$\delta(\varepsilon)$ = the larger"): s["delta"],
+            N_(r"$\delta(\varepsilon)$ without subsampling"): s["mechanism_delta"],
+            N_(r"add side's largest loss $-\ln(1-q)$"): s["add_top"],
         }
 
 
@@ -262,15 +275,15 @@ class AmplificationBound(Explorer):
     """
 
     figure_id = "SUB-2"
-    title = "Amplification by subsampling: the bound against the exact profile"
+    title = N_("Amplification by subsampling: the bound against the exact profile")
     controls = {
         "rate": RATE,
         "sigma": NOISE,
         "epsilon": EPSILON.replace(
-            label=r"$\varepsilon$ (mechanism)",
+            label=N_(r"$\varepsilon$ (mechanism)"),
             minimum=0.01,
             maximum=10.0,
-            description="epsilon of the mechanism without subsampling",
+            description=N_("epsilon of the mechanism without subsampling"),
         ),
     }
     defaults = {"rate": 0.01, "sigma": 1.0, "epsilon": 1.0}
@@ -317,27 +330,27 @@ class AmplificationBound(Explorer):
         ax.set_ylim(*self.y_limits)
         ax.set_xlabel(r"$\varepsilon$")
         ax.set_ylabel(r"$\delta(\varepsilon)$")
-        ax.set_title("SUB-2 · the bound on every point of the profile, against the exact one")
+        ax.set_title(_("SUB-2 · the bound on every point of the profile, against the exact one"))
         legend_beside(
             ax,
             [
-                Line2D([], [], color=MECHANISM_COLOR, lw=1.6, label="mechanism, no subsampling"),
+                Line2D([], [], color=MECHANISM_COLOR, lw=1.6, label=_("mechanism, no subsampling")),
                 Line2D(
                     [],
                     [],
                     color=REMOVE_COLOR,
                     lw=3.2,
                     alpha=0.8,
-                    label="subsampled, exact (larger side)",
+                    label=_("subsampled, exact (larger side)"),
                 ),
-                Line2D([], [], color=ADD_COLOR, lw=1.6, label="subsampled, add side"),
+                Line2D([], [], color=ADD_COLOR, lw=1.6, label=_("subsampled, add side")),
                 Line2D(
                     [],
                     [],
                     color=BOUND_COLOR,
                     lw=1.6,
                     ls=(0, (4, 3)),
-                    label=r"bound: $(\ln(1+q(e^{\varepsilon}-1)),\ q\delta)$",
+                    label=_(r"bound: $(\ln(1+q(e^{\varepsilon}-1)),\ q\delta)$"),
                 ),
                 Line2D(
                     [],
@@ -345,7 +358,7 @@ class AmplificationBound(Explorer):
                     color=MECHANISM_COLOR,
                     marker="o",
                     ls="none",
-                    label=r"mechanism at the slider's $\varepsilon$",
+                    label=_(r"mechanism at the slider's $\varepsilon$"),
                 ),
                 Line2D(
                     [],
@@ -355,7 +368,9 @@ class AmplificationBound(Explorer):
                     ms=11,
                     mec="black",
                     ls=":",
-                    label=r"where the bound sends it; $\delta'$ holds for all $\geq \varepsilon'$",
+                    label=_(
+                        r"where the bound sends it; $\delta'$ holds for all $\geq \varepsilon'$"
+                    ),
                 ),
                 Line2D(
                     [],
@@ -364,7 +379,7 @@ class AmplificationBound(Explorer):
                     marker="o",
                     mec="black",
                     ls="none",
-                    label=r"exact at the slider's $\varepsilon$",
+                    label=_(r"exact at the slider's $\varepsilon$"),
                 ),
                 Line2D(
                     [],
@@ -372,7 +387,7 @@ class AmplificationBound(Explorer):
                     color="black",
                     marker="v",
                     ls="none",
-                    label=r"a marked $\delta$ below $10^{-12}$ (readout)",
+                    label=_(r"a marked $\delta$ below $10^{-12}$ (readout)"),
                 ),
             ],
         )
@@ -440,12 +455,20 @@ class AmplificationBound(Explorer):
         """SUB-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         bound_delta = "bound: $\\delta'"
-        return (
-            f"Privacy profiles, δ against ε: the Gaussian mechanism (σ = {spoken(p['sigma'])}) "
-            f"without subsampling, the amplification bound at rate q = {spoken(p['rate'])}, "
-            f"and the exact subsampled profile. The guarantee at ε = {spoken(p['epsilon'])}, "
-            f"δ = {say('mechanism:')}, goes to ε' = {say('ln(1 + q')} and "
-            f"δ' = {say(bound_delta)}; the exact δ there is {say('/ $')} times the bound."
+        return _(
+            "Privacy profiles, δ against ε: the Gaussian mechanism (σ = {sigma}) without "
+            "subsampling, the amplification bound at rate q = {rate}, and the exact "
+            "subsampled profile. The guarantee at ε = {epsilon}, δ = {mechanism_delta}, goes "
+            "to ε' = {amplified_epsilon} and δ' = {bound_delta}; the exact δ there is "
+            "{exact_ratio} times the bound."
+        ).format(
+            sigma=spoken(p["sigma"]),
+            rate=spoken(p["rate"]),
+            epsilon=spoken(p["epsilon"]),
+            mechanism_delta=say("mechanism:"),
+            amplified_epsilon=say("ln(1 + q"),
+            bound_delta=say(bound_delta),
+            exact_ratio=say("/ $"),
         )
 
     def numbers(self):
@@ -453,17 +476,17 @@ class AmplificationBound(Explorer):
         s = self.state
         bound, exact, here = s["bound_delta"], s["exact_delta"], s["exact_here"]
         return {
-            r"mechanism: $\delta(\varepsilon)$": s["mechanism_delta"],
-            r"bound: $\varepsilon' = \ln(1 + q(e^{\varepsilon} - 1))$": s["amplified"],
-            r"bound: $\delta' = q\,\delta(\varepsilon)$": bound,
-            r"exact $\delta(\varepsilon')$, subsampled": exact,
+            N_(r"mechanism: $\delta(\varepsilon)$"): s["mechanism_delta"],
+            N_(r"bound: $\varepsilon' = \ln(1 + q(e^{\varepsilon} - 1))$"): s["amplified"],
+            N_(r"bound: $\delta' = q\,\delta(\varepsilon)$"): bound,
+            N_(r"exact $\delta(\varepsilon')$, subsampled"): exact,
             # 1 up to rounding: the bound is tight on the remove side.
-            r"exact $\delta(\varepsilon')$ / $\delta'$": exact / bound if bound > 0 else 1.0,
-            r"exact $\delta(\varepsilon)$ at the slider's $\varepsilon$": (
+            N_(r"exact $\delta(\varepsilon')$ / $\delta'$"): exact / bound if bound > 0 else 1.0,
+            N_(r"exact $\delta(\varepsilon)$ at the slider's $\varepsilon$"): (
                 here if here > 0 else _power_of_ten(s["log_exact_here"])
             ),
-            r"there below $\delta'$ by a factor": (
+            N_(r"there below $\delta'$ by a factor"): (
                 bound / here if here > 0 else _power_of_ten(s["log_bound"] - s["log_exact_here"])
             ),
-            r"add side $\delta(\varepsilon')$": s["add_delta"],
+            N_(r"add side $\delta(\varepsilon')$"): s["add_delta"],
         }

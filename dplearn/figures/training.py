@@ -37,6 +37,8 @@ from dplearn.figures.controls import DELTA, SIGMA, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BLUE, GUIDE_GREY, ORANGE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "DATA_SET_SIZE",
@@ -98,10 +100,10 @@ def _released(control):
 NOISE_MULTIPLIER = listed(
     _released(
         SIGMA.replace(
-            label=r"noise $\sigma$",
+            label=N_(r"noise $\sigma$"),
             minimum=0.5,
             maximum=5.0,
-            description="noise standard deviation over the clipping norm",
+            description=N_("noise standard deviation over the clipping norm"),
         )
     ),
     SIGMAS,
@@ -109,18 +111,22 @@ NOISE_MULTIPLIER = listed(
 BATCH_SIZE = listed(
     _released(
         Control(
-            "batch size",
+            N_("batch size"),
             16,
             2048,
             integer=True,
-            description=f"expected batch size; q = batch size / {DATA_SET_SIZE}",
+            description=N_("expected batch size; q = batch size / {size}").format(
+                size=DATA_SET_SIZE
+            ),
         )
     ),
     BATCH_SIZES,
 )
 TARGET_DELTA = listed(_released(DELTA.replace(minimum=1e-10, maximum=1e-3)), DELTAS)
-EPOCHS = Control("epochs", 1, 100, integer=True, description="epochs of the run (1/q steps each)")
-ORDER = Control(r"order $\alpha$", 1.1, 256.0, log=True, description="Rényi order alpha")
+EPOCHS = Control(
+    N_("epochs"), 1, 100, integer=True, description=N_("epochs of the run (1/q steps each)")
+)
+ORDER = Control(N_(r"order $\alpha$"), 1.1, 256.0, log=True, description=N_("Rényi order alpha"))
 
 DOCUMENT_SETTING = {"sigma": 1.1, "batch_size": 256, "delta": 1e-5, "epochs": 60}
 
@@ -236,7 +242,7 @@ class EpsilonAgainstEpochs(Explorer):
     """
 
     figure_id = "SGD-1"
-    title = "A training run's privacy: epsilon against the number of epochs"
+    title = N_("A training run's privacy: epsilon against the number of epochs")
     controls = {
         "epochs": EPOCHS,
         "sigma": NOISE_MULTIPLIER,
@@ -257,14 +263,16 @@ class EpsilonAgainstEpochs(Explorer):
         self.moving(self.curve, self.epoch_line, self.mark)
         ax.set_xlim(0.9, 110)
         ax.set_ylim(*self.limits)
-        ax.set_xlabel("epochs (one epoch = 1/q steps)")
-        ax.set_ylabel(r"$\varepsilon$ at $\delta$")
-        ax.set_title(r"SGD-1 · $T$ noisy subsampled steps, composed by the PLD accountant")
+        ax.set_xlabel(_("epochs (one epoch = 1/q steps)"))
+        ax.set_ylabel(_(r"$\varepsilon$ at $\delta$"))
+        ax.set_title(_(r"SGD-1 · $T$ noisy subsampled steps, composed by the PLD accountant"))
+        accountant = _("PLD accountant")
+        slider_epochs = _("the slider's epochs")
         legend_beside(
             ax,
             [
-                Line2D([], [], color=PLD_COLOR, lw=2, marker="o", ms=4, label="PLD accountant"),
-                Line2D([], [], color=MARK_COLOR, marker="o", ls=":", label="the slider's epochs"),
+                Line2D([], [], color=PLD_COLOR, lw=2, marker="o", ms=4, label=accountant),
+                Line2D([], [], color=MARK_COLOR, marker="o", ls=":", label=slider_epochs),
             ],
         )
 
@@ -281,20 +289,28 @@ class EpsilonAgainstEpochs(Explorer):
     def description(self):
         """SGD-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"ε at δ = {spoken(p['delta'])} of a DP-SGD run against the number of epochs, by "
-            f"the PLD accountant (σ = {spoken(p['sigma'])}, batch size "
-            f"{spoken(p['batch_size'])}, sampling rate {say('sampling rate')}): "
-            f"{spoken(p['epochs'])} epochs, {say('steps')} steps, give ε = {say('PLD')}."
+        return _(
+            "ε at δ = {delta} of a DP-SGD run against the number of epochs, by "
+            "the PLD accountant (σ = {sigma}, batch size "
+            "{batch_size}, sampling rate {sampling_rate}): "
+            "{epochs} epochs, {steps} steps, give ε = {epsilon}."
+        ).format(
+            delta=spoken(p["delta"]),
+            sigma=spoken(p["sigma"]),
+            batch_size=spoken(p["batch_size"]),
+            sampling_rate=say("sampling rate"),
+            epochs=spoken(p["epochs"]),
+            steps=say("steps"),
+            epsilon=say("PLD"),
         )
 
     def numbers(self):
         """The readout beside SGD-1: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "sampling rate $q$": s["rate"],
-            "steps $T$": f"{s['steps']:,}",
-            r"$\varepsilon$ by PLD": s["epsilon"],
+            N_("sampling rate $q$"): s["rate"],
+            N_("steps $T$"): f"{s['steps']:,}",
+            N_(r"$\varepsilon$ by PLD"): s["epsilon"],
         }
 
 
@@ -351,7 +367,7 @@ class RenyiDivergences(Explorer):
     """
 
     figure_id = "SGD-2"
-    title = "Rényi DP: D_alpha against alpha, one step and T steps"
+    title = N_("Rényi DP: D_alpha against alpha, one step and T steps")
     controls = {
         "alpha": ORDER,
         "sigma": NOISE_MULTIPLIER,
@@ -379,20 +395,20 @@ class RenyiDivergences(Explorer):
         (self.marks_below,) = left.plot([], [], "v", color=MARK_COLOR, ms=7, ls="none")
         (self.marks_above,) = left.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         left.set_ylim(*self.divergence_limits)
-        left.set_xlabel(r"order $\alpha$")
+        left.set_xlabel(_(r"order $\alpha$"))
         left.set_ylabel(r"$D_\alpha$")
-        left.set_title(r"SGD-2 · $D_\alpha$: one step and $T$ steps")
+        left.set_title(_(r"SGD-2 · $D_\alpha$: one step and $T$ steps"))
         left.legend(
             handles=[
-                Line2D([], [], color=RDP_COLOR, lw=2.6, label=r"$T$ steps: $T \times$ one"),
-                Line2D([], [], color=RDP_COLOR, lw=1.6, label="one subsampled step"),
+                Line2D([], [], color=RDP_COLOR, lw=2.6, label=_(r"$T$ steps: $T \times$ one")),
+                Line2D([], [], color=RDP_COLOR, lw=1.6, label=_("one subsampled step")),
                 Line2D(
                     [],
                     [],
                     color=GAUSSIAN_COLOR,
                     lw=1.4,
                     ls="--",
-                    label=r"one step, no subsampling: $\alpha/(2\sigma^2)$",
+                    label=_(r"one step, no subsampling: $\alpha/(2\sigma^2)$"),
                 ),
             ],
             loc="lower right",
@@ -411,9 +427,9 @@ class RenyiDivergences(Explorer):
             [], [], "^", color=MARK_COLOR, ms=7, ls="none", clip_on=False, in_layout=False
         )
         right.set_ylim(*self.epsilon_limits)
-        right.set_xlabel(r"order $\alpha$")
-        right.set_ylabel(r"$\varepsilon$ at $\delta$ from this order")
-        right.set_title(r"$T$ steps: $\varepsilon$ from each order; the smallest is reported")
+        right.set_xlabel(_(r"order $\alpha$"))
+        right.set_ylabel(_(r"$\varepsilon$ at $\delta$ from this order"))
+        right.set_title(_(r"$T$ steps: $\varepsilon$ from each order; the smallest is reported"))
         self.moving(
             self.gaussian,
             self.one,
@@ -476,25 +492,34 @@ class RenyiDivergences(Explorer):
     def description(self):
         """SGD-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the Rényi divergence against its order α for one subsampled step, for "
-            f"all {say('steps $T$')} steps and for the Gaussian without subsampling; right: the "
-            f"ε at δ = {spoken(p['delta'])} each order gives. At α = {spoken(p['alpha'])}: "
-            f"{say('one step')} per step, {say(', $T$ steps')} over all steps, ε = "
-            f"{say('from this')}; the best order {say('best order')} gives "
-            f"{say('reported')}."
+            "all {steps} steps and for the Gaussian without subsampling; right: the "
+            "ε at δ = {delta} each order gives. At α = {alpha}: "
+            "{one_step} per step, {all_steps} over all steps, ε = "
+            "{epsilon}; the best order {best_order} gives "
+            "{reported}."
+        ).format(
+            steps=say("steps $T$"),
+            delta=spoken(p["delta"]),
+            alpha=spoken(p["alpha"]),
+            one_step=say("one step"),
+            all_steps=say(", $T$ steps"),
+            epsilon=say("from this"),
+            best_order=say("best order"),
+            reported=say("reported"),
         )
 
     def numbers(self):
         """The readout beside SGD-2: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "steps $T$": f"{s['steps']:,}",
-            r"$D_\alpha$, one step": s["one"],
-            r"$D_\alpha$, $T$ steps": s["many"],
-            r"$\varepsilon$ from this $\alpha$": s["epsilon_here"],
-            r"best order $\alpha^*$": s["best_order"],
-            r"$\varepsilon$ reported (at $\alpha^*$)": s["best"],
+            N_("steps $T$"): f"{s['steps']:,}",
+            N_(r"$D_\alpha$, one step"): s["one"],
+            N_(r"$D_\alpha$, $T$ steps"): s["many"],
+            N_(r"$\varepsilon$ from this $\alpha$"): s["epsilon_here"],
+            N_(r"best order $\alpha^*$"): s["best_order"],
+            N_(r"$\varepsilon$ reported (at $\alpha^*$)"): s["best"],
         }
 
 
@@ -523,7 +548,7 @@ class RenyiAgainstPLD(Explorer):
     """
 
     figure_id = "SGD-3"
-    title = "What RDP loses: epsilon from RDP and from the PLD over epochs"
+    title = N_("What RDP loses: epsilon from RDP and from the PLD over epochs")
     controls = {
         "epochs": EPOCHS,
         "sigma": NOISE_MULTIPLIER,
@@ -546,12 +571,12 @@ class RenyiAgainstPLD(Explorer):
         (self.marks,) = left.plot([], [], "o", color=MARK_COLOR, ms=6, ls="none")
         left.set_xlim(0.9, 110)
         left.set_ylim(*self.limits)
-        left.set_xlabel("epochs")
-        left.set_ylabel(r"$\varepsilon$ at $\delta$")
-        left.set_title(r"SGD-3 · RDP against the PLD")
+        left.set_xlabel(_("epochs"))
+        left.set_ylabel(_(r"$\varepsilon$ at $\delta$"))
+        left.set_title(_(r"SGD-3 · RDP against the PLD"))
         left.legend(
             handles=[
-                Line2D([], [], color=RDP_COLOR, lw=2, label="RDP, converted"),
+                Line2D([], [], color=RDP_COLOR, lw=2, label=_("RDP, converted")),
                 Line2D([], [], color=PLD_COLOR, lw=2, marker="o", ms=4, label="PLD"),
             ],
             loc="upper left",
@@ -568,9 +593,9 @@ class RenyiAgainstPLD(Explorer):
         (self.ratio_above,) = right.plot([], [], "^", color=MARK_COLOR, ms=7, ls="none")
         right.set_xlim(0.9, 110)
         right.set_ylim(*self.ratio_limits)
-        right.set_xlabel("epochs")
+        right.set_xlabel(_("epochs"))
         right.set_ylabel(r"$\varepsilon_{\mathrm{RDP}} / \varepsilon_{\mathrm{PLD}}$")
-        right.set_title("how much more RDP reports")
+        right.set_title(_("how much more RDP reports"))
         self.moving(
             self.rdp,
             self.pld,
@@ -616,21 +641,30 @@ class RenyiAgainstPLD(Explorer):
     def description(self):
         """SGD-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"ε at δ = {spoken(p['delta'])} against the number of epochs, from Rényi DP and "
-            f"from the PLD (σ = {spoken(p['sigma'])}, batch size {spoken(p['batch_size'])}): "
-            f"at {spoken(p['epochs'])} epochs, {say('steps')} steps, RDP reports "
-            f"{say('by RDP', 4)} and the PLD {say('by PLD', 4)}, {say('more by')} more."
+        return _(
+            "ε at δ = {delta} against the number of epochs, from Rényi DP and "
+            "from the PLD (σ = {sigma}, batch size {batch_size}): "
+            "at {epochs} epochs, {steps} steps, RDP reports "
+            "{rdp_epsilon} and the PLD {pld_epsilon}, {excess} more."
+        ).format(
+            delta=spoken(p["delta"]),
+            sigma=spoken(p["sigma"]),
+            batch_size=spoken(p["batch_size"]),
+            epochs=spoken(p["epochs"]),
+            steps=say("steps"),
+            rdp_epsilon=say("by RDP", 4),
+            pld_epsilon=say("by PLD", 4),
+            excess=say("more by"),
         )
 
     def numbers(self):
         """The readout beside SGD-3: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "steps $T$": f"{s['steps']:,}",
-            r"$\varepsilon$ by RDP": s["rdp"],
-            r"$\varepsilon$ by PLD": s["pld"],
-            "RDP reports more by": f"{(s['ratio'] - 1) * 100:.1f} %",
+            N_("steps $T$"): f"{s['steps']:,}",
+            N_(r"$\varepsilon$ by RDP"): s["rdp"],
+            N_(r"$\varepsilon$ by PLD"): s["pld"],
+            N_("RDP reports more by"): f"{(s['ratio'] - 1) * 100:.1f} %",
         }
 
 
@@ -695,23 +729,33 @@ class TrainingRun(Explorer):
     """
 
     figure_id = "SGD-4"
-    title = "A real training run: test accuracy against epsilon, beside the non-private model"
+    title = N_("A real training run: test accuracy against epsilon, beside the non-private model")
     controls = {
         "epochs": Control(
-            "epochs", 1, MAX_TRAINING_EPOCHS, integer=True, description="epochs trained"
+            N_("epochs"), 1, MAX_TRAINING_EPOCHS, integer=True, description=N_("epochs trained")
         ),
         "sigma": NOISE_MULTIPLIER.replace(maximum=20.0, values=TRAINING_SIGMAS),
         "batch_size": listed(
             _released(
                 Control(
-                    "batch size", 8, 213, integer=True, description="expected batch size (of 427)"
+                    N_("batch size"),
+                    8,
+                    213,
+                    integer=True,
+                    description=N_("expected batch size (of 427)"),
                 )
             ),
             TRAINING_BATCH_SIZES,
         ),
         "clip_norm": listed(
             _released(
-                Control("clip norm $C$", 0.05, 10.0, log=True, description="per-example clipping")
+                Control(
+                    N_("clip norm $C$"),
+                    0.05,
+                    10.0,
+                    log=True,
+                    description=N_("per-example clipping"),
+                )
             ),
             CLIP_NORMS,
         ),
@@ -735,13 +779,13 @@ class TrainingRun(Explorer):
         (self.mark,) = left.plot([], [], "o", color=MARK_COLOR, ms=6)
         left.set_xlim(0, MAX_TRAINING_EPOCHS + 0.5)
         left.set_ylim(*self.accuracy_limits)
-        left.set_xlabel("epoch")
-        left.set_ylabel("test accuracy")
-        left.set_title("SGD-4 · DP-SGD against the non-private model")
+        left.set_xlabel(_("epoch"))
+        left.set_ylabel(_("test accuracy"))
+        left.set_title(_("SGD-4 · DP-SGD against the non-private model"))
         left.legend(
             handles=[
                 Line2D([], [], color=PLD_COLOR, lw=2, label="DP-SGD"),
-                Line2D([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--", label="non-private"),
+                Line2D([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--", label=_("non-private")),
             ],
             loc="lower right",
             fontsize=9,
@@ -749,16 +793,16 @@ class TrainingRun(Explorer):
         right.set_xscale("log")
         # Over the span of one run (often less than a decade): ticks at 1, 2 and 5 times
         # powers of ten, written plainly, and no crowded labels between them.
-        right.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        right.xaxis.set_major_formatter(FuncFormatter(lambda value, _position: f"{value:g}"))
         right.xaxis.set_minor_locator(NullLocator())
         (self.baseline_level,) = right.plot([], [], color=NON_PRIVATE_COLOR, lw=1.6, ls="--")
         (self.tradeoff,) = right.plot([], [], color=PLD_COLOR, lw=1.6, marker="o", ms=3)
         (self.tradeoff_mark,) = right.plot([], [], "o", color=MARK_COLOR, ms=7)
         right.set_xlim(*self.epsilon_limits)
         right.set_ylim(*self.accuracy_limits)
-        right.set_xlabel(r"$\varepsilon$ spent so far ($\delta = 10^{-5}$, PLD accountant)")
-        right.set_ylabel("test accuracy")
-        right.set_title(r"accuracy against $\varepsilon$, epoch by epoch")
+        right.set_xlabel(_(r"$\varepsilon$ spent so far ($\delta = 10^{-5}$, PLD accountant)"))
+        right.set_ylabel(_("test accuracy"))
+        right.set_title(_(r"accuracy against $\varepsilon$, epoch by epoch"))
         self.moving(
             self.baseline,
             self.private,
@@ -808,23 +852,32 @@ class TrainingRun(Explorer):
     def description(self):
         """SGD-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"Left: test accuracy after each of {spoken(p['epochs'])} epochs of DP-SGD "
-            f"(σ = {spoken(p['sigma'])}, batch size {spoken(p['batch_size'])}, clip norm "
-            f"{spoken(p['clip_norm'])}) and of the same training without privacy; right: "
-            f"accuracy against the ε spent. The private model reaches {say('DP-SGD')} "
-            f"against {say('non-private')}, at ε = {say('by PLD')} by the PLD "
-            f"({say('by RDP')} by RDP)."
+        return _(
+            "Left: test accuracy after each of {epochs} epochs of DP-SGD "
+            "(σ = {sigma}, batch size {batch_size}, clip norm "
+            "{clip_norm}) and of the same training without privacy; right: "
+            "accuracy against the ε spent. The private model reaches {private_accuracy} "
+            "against {non_private_accuracy}, at ε = {pld_epsilon} by the PLD "
+            "({rdp_epsilon} by RDP)."
+        ).format(
+            epochs=spoken(p["epochs"]),
+            sigma=spoken(p["sigma"]),
+            batch_size=spoken(p["batch_size"]),
+            clip_norm=spoken(p["clip_norm"]),
+            private_accuracy=say("DP-SGD"),
+            non_private_accuracy=say("non-private"),
+            pld_epsilon=say("by PLD"),
+            rdp_epsilon=say("by RDP"),
         )
 
     def numbers(self):
         """The readout beside SGD-4: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "test accuracy, DP-SGD": s["accuracy"],
-            "test accuracy, non-private": s["baseline"],
-            r"$\varepsilon$ by PLD ($h = 10^{-3}$)": s["pld"],
-            r"$\varepsilon$ by RDP": s["rdp"],
-            "steps $T$": f"{s['steps']:,}",
-            "mean batch size drawn": s["batch"],
+            N_("test accuracy, DP-SGD"): s["accuracy"],
+            N_("test accuracy, non-private"): s["baseline"],
+            N_(r"$\varepsilon$ by PLD ($h = 10^{-3}$)"): s["pld"],
+            N_(r"$\varepsilon$ by RDP"): s["rdp"],
+            N_("steps $T$"): f"{s['steps']:,}",
+            N_("mean batch size drawn"): s["batch"],
         }
