@@ -1,9 +1,9 @@
 """Writes the navigation bar at the top and bottom of every lesson notebook, and the contents.
 
 The bar reads "← previous · Contents · next →", and the line under it links the same
-lesson in the course's other languages (notebooks/zh/, notebooks/ru/). The bar links the neighbouring notebooks (found
-by file name, NN-verb-phrase.ipynb, in number order, and named by the first heading of
-each) and the course's contents page, notebooks/index.ipynb. Every link is relative to
+lesson in the course's other languages (notebooks/zh/, notebooks/ru/). The bar links the
+neighbouring notebooks (found by file name, NN-verb-phrase.ipynb, in number order, and
+named by the first heading of each) and the course's contents page, notebooks/index.ipynb. Every link is relative to
 the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
 works in JupyterLab, in Voilà (``tasks.sh present`` serves that folder, Binder serves
 ``voila/render/notebooks/``) and on GitHub. The contents page is written whole from the

@@ -24,7 +24,7 @@ from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
-from dplearn.language import N_
+from dplearn.language import N_, filled
 from dplearn.language import gettext as _
 
 __all__ = [
@@ -206,7 +206,7 @@ class ExponentialMechanism(Explorer):
         numbers = {f"$P_1[{r + 1}]$": float(p) for r, p in enumerate(s["first"])}
         numbers[N_(r"largest loss / $\varepsilon$, any neighbour")] = s["highest"]
         numbers[N_(r"smallest loss / $\varepsilon$, any neighbour")] = s["lowest"]
-        bound = N_("error bound at {percent:g} % (score units)").format(percent=(1 - BETA) * 100)
+        bound = filled(N_("error bound at {percent:g} % (score units)"), percent=(1 - BETA) * 100)
         numbers[bound] = s["bound"]
         return numbers
 

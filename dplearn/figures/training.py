@@ -37,7 +37,7 @@ from dplearn.figures.controls import DELTA, SIGMA, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BLUE, GUIDE_GREY, ORANGE
-from dplearn.language import N_
+from dplearn.language import N_, filled
 from dplearn.language import gettext as _
 
 __all__ = [
@@ -115,8 +115,8 @@ BATCH_SIZE = listed(
             16,
             2048,
             integer=True,
-            description=N_("expected batch size; q = batch size / {size}").format(
-                size=DATA_SET_SIZE
+            description=filled(
+                N_("expected batch size; q = batch size / {size}"), size=DATA_SET_SIZE
             ),
         )
     ),
