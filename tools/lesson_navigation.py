@@ -3,8 +3,8 @@
 The bar reads "← previous · Contents · next →", and the line under it links the same
 lesson in the course's other languages (notebooks/zh/, notebooks/ru/). The bar links the
 neighbouring notebooks (found by file name, NN-verb-phrase.ipynb, in number order, and
-named by the first heading of each) and the course's contents page, notebooks/index.ipynb. Every link is relative to
-the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
+named by the first heading of each) and the course's contents page, notebooks/index.ipynb.
+Every link is relative to the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
 works in JupyterLab, in Voilà (``tasks.sh present`` serves that folder, Binder serves
 ``voila/render/notebooks/``) and on GitHub. The contents page is written whole from the
 lessons: one line per lesson, its title (the lesson's heading) and what it teaches (the
