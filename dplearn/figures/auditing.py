@@ -34,6 +34,8 @@ from dplearn.figures.controls import DELTA, EPSILON, Control, listed
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GUIDE_GREY, ORANGE, PURPLE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "MNIST_RUN",
@@ -80,7 +82,7 @@ def _released(control):
 
 
 FALSE_POSITIVE_RATE = Control(
-    "FPR α", 0.001, 0.5, log=True, description="the attack's false-positive rate alpha"
+    N_("FPR α"), 0.001, 0.5, log=True, description=N_("the attack's false-positive rate alpha")
 )
 
 
@@ -94,8 +96,8 @@ def _roc_axes(ax, title):
     ax.set_yscale("log")
     ax.set_xlim(1e-3, 1.0)
     ax.set_ylim(TPR_FLOOR, 1.0)
-    ax.set_xlabel("false-positive rate α (log scale)")
-    ax.set_ylabel("true-positive rate (log scale)")
+    ax.set_xlabel(_("false-positive rate α (log scale)"))
+    ax.set_ylabel(_("true-positive rate (log scale)"))
     ax.set_title(title)
     ax.plot(FPR_GRID, FPR_GRID, color=CHANCE_COLOR, ls=":", lw=1)
 
@@ -143,7 +145,7 @@ class AttackerPlane(Explorer):
     """
 
     figure_id = "MIA-1"
-    title = "What (epsilon, delta) lets a membership attacker do"
+    title = N_("What (epsilon, delta) lets a membership attacker do")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
         # By powers of ten, reading "1e-5" (a free slider's "1.000e-10" overflows its box).
@@ -155,7 +157,7 @@ class AttackerPlane(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        _roc_axes(ax, "MIA-1 · the region (ε, δ)-DP allows, a Gaussian and a training run")
+        _roc_axes(ax, _("MIA-1 · the region (ε, δ)-DP allows, a Gaussian and a training run"))
         self.region = Polygon(np.zeros((3, 2)), closed=True, color=REGION_COLOR, alpha=0.12)
         ax.add_patch(self.region)
         (self.boundary,) = ax.plot([], [], color=REGION_COLOR, lw=2.2)
@@ -177,7 +179,7 @@ class AttackerPlane(Explorer):
         _legend_beside(
             ax,
             [
-                Line2D([], [], color=REGION_COLOR, lw=2.2, marker="o", label="(ε, δ)-DP's cap"),
+                Line2D([], [], color=REGION_COLOR, lw=2.2, marker="o", label=_("(ε, δ)-DP's cap")),
                 Line2D(
                     [],
                     [],
@@ -185,7 +187,7 @@ class AttackerPlane(Explorer):
                     lw=1.8,
                     ls="--",
                     marker="s",
-                    label="Gaussian mechanism\nat the same (ε, δ)",
+                    label=_("Gaussian mechanism\nat the same (ε, δ)"),
                 ),
                 Line2D(
                     [],
@@ -194,10 +196,10 @@ class AttackerPlane(Explorer):
                     lw=1.8,
                     ls="-.",
                     marker="^",
-                    label="lesson 11's DP-SGD run\n(ε = 2.38 at δ = 1e-5)",
+                    label=_("lesson 11's DP-SGD run\n(ε = 2.38 at δ = 1e-5)"),
                 ),
-                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
-                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's α"),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label=_("guessing")),
+                Line2D([], [], color=MARK_COLOR, ls=":", label=_("the slider's α")),
             ],
         )
 
@@ -231,29 +233,37 @@ class AttackerPlane(Explorer):
         """The readout beside MIA-1: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "highest TPR, (ε, δ)-DP": s["region"],
-            "Gaussian at (ε, δ)": s["gaussian"],
-            "lesson 11's run": s["run"],
-            "the run at this (ε, δ)": (
-                "above the cap: not (ε, δ)-DP" if s["run_outside"] else "within the cap"
+            N_("highest TPR, (ε, δ)-DP"): s["region"],
+            N_("Gaussian at (ε, δ)"): s["gaussian"],
+            N_("lesson 11's run"): s["run"],
+            N_("the run at this (ε, δ)"): (
+                _("above the cap: not (ε, δ)-DP") if s["run_outside"] else _("within the cap")
             ),
         }
 
     def description(self):
         """MIA-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        return (
-            f"The attacker's plane: at a false-positive rate of {_percent(s['alpha'])}, "
-            f"({s['epsilon']:.3g}, {s['delta']:.2g})-DP lets a membership test reach a "
-            f"true-positive rate of at most {s['region']:.4g} (solid line and circle); the "
-            f"Gaussian mechanism at the same (ε, δ) allows {s['gaussian']:.4g} (dashed, "
-            f"square) and lesson 11's training run {s['run']:.4g} (dash-dotted, triangle), "
-            + (
-                "above the cap: the run is not DP at this (ε, δ)."
-                if s["run_outside"]
-                else "within the cap."
-            )
-            + " Both axes are on a log scale."
+        verdict = (
+            _("above the cap: the run is not DP at this (ε, δ).")
+            if s["run_outside"]
+            else _("within the cap.")
+        )
+        return _(
+            "The attacker's plane: at a false-positive rate of {false_positive_rate}, "
+            "({epsilon:.3g}, {delta:.2g})-DP lets a membership test reach a "
+            "true-positive rate of at most {region:.4g} (solid line and circle); the "
+            "Gaussian mechanism at the same (ε, δ) allows {gaussian:.4g} (dashed, "
+            "square) and lesson 11's training run {run:.4g} (dash-dotted, triangle), "
+            "{verdict} Both axes are on a log scale."
+        ).format(
+            false_positive_rate=_percent(s["alpha"]),
+            epsilon=s["epsilon"],
+            delta=s["delta"],
+            region=s["region"],
+            gaussian=s["gaussian"],
+            run=s["run"],
+            verdict=verdict,
         )
 
 
@@ -287,11 +297,13 @@ class TracingAttack(Explorer):
     """
 
     figure_id = "MIA-2"
-    title = "Membership from published means: the tracing attack"
+    title = N_("Membership from published means: the tracing attack")
     controls = {
         "epsilon": _released(EPSILON.replace(minimum=0.1, maximum=20.0)),
         "attributes": _released(
-            Control("attributes d", 100, 3000, integer=True, description="binary attributes")
+            Control(
+                N_("attributes d"), 100, 3000, integer=True, description=N_("binary attributes")
+            )
         ),
     }
     defaults = {"epsilon": 1.0, "attributes": 1000}
@@ -299,7 +311,7 @@ class TracingAttack(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        _roc_axes(ax, "MIA-2 · tracing 100 people from the means of their attributes")
+        _roc_axes(ax, _("MIA-2 · tracing 100 people from the means of their attributes"))
         (self.cap,) = ax.plot([], [], color=REGION_COLOR, lw=2.0)
         (self.exact,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8, drawstyle="steps-post")
         (self.noisy,) = ax.plot(
@@ -314,7 +326,7 @@ class TracingAttack(Explorer):
         _legend_beside(
             ax,
             [
-                Line2D([], [], color=STRONG_COLOR, lw=1.8, marker="o", label="exact means"),
+                Line2D([], [], color=STRONG_COLOR, lw=1.8, marker="o", label=_("exact means")),
                 Line2D(
                     [],
                     [],
@@ -322,10 +334,10 @@ class TracingAttack(Explorer):
                     lw=1.8,
                     ls="--",
                     marker="s",
-                    label="means + Gaussian noise\nat (ε, 1e-5)",
+                    label=_("means + Gaussian noise\nat (ε, 1e-5)"),
                 ),
-                Line2D([], [], color=REGION_COLOR, lw=2.0, label="(ε, 1e-5)-DP's cap"),
-                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
+                Line2D([], [], color=REGION_COLOR, lw=2.0, label=_("(ε, 1e-5)-DP's cap")),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label=_("guessing")),
                 Line2D([], [], color=MARK_COLOR, ls=":", label="α = 5 %"),
             ],
         )
@@ -351,20 +363,26 @@ class TracingAttack(Explorer):
         """The readout beside MIA-2: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "TPR at 5 %, exact means": s["exact"],
-            "TPR at 5 %, noisy means": s["noisy"],
-            "cap of (ε, 1e-5)-DP": s["cap"],
+            N_("TPR at 5 %, exact means"): s["exact"],
+            N_("TPR at 5 %, noisy means"): s["noisy"],
+            N_("cap of (ε, 1e-5)-DP"): s["cap"],
         }
 
     def description(self):
         """MIA-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        return (
-            f"ROC curves of the tracing attack on 100 people with {s['attributes']} attributes: "
-            f"at a false-positive rate of 5 % it finds {_percent(s['exact'])} of the members "
-            f"from the exact means (solid, circle) and {_percent(s['noisy'])} from means with "
-            f"noise at ε = {s['epsilon']:.3g} (dashed, square), under the cap "
-            f"{_percent(s['cap'])} that (ε, 1e-5)-DP allows. Both axes are on a log scale."
+        return _(
+            "ROC curves of the tracing attack on 100 people with {attributes} attributes: "
+            "at a false-positive rate of 5 % it finds {exact_rate} of the members "
+            "from the exact means (solid, circle) and {noisy_rate} from means with "
+            "noise at ε = {epsilon:.3g} (dashed, square), under the cap "
+            "{cap_rate} that (ε, 1e-5)-DP allows. Both axes are on a log scale."
+        ).format(
+            attributes=s["attributes"],
+            exact_rate=_percent(s["exact"]),
+            noisy_rate=_percent(s["noisy"]),
+            epsilon=s["epsilon"],
+            cap_rate=_percent(s["cap"]),
         )
 
 
@@ -471,14 +489,14 @@ class CanaryAttacks(Explorer):
     """
 
     figure_id = "MIA-3"
-    title = "Auditing a training run: the strongest attacker and a black-box one"
+    title = N_("Auditing a training run: the strongest attacker and a black-box one")
     controls = {"false_positive_rate": FALSE_POSITIVE_RATE}
     defaults = {"false_positive_rate": 0.01}
     figsize = (9.5, 4.0)
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        _roc_axes(ax, "MIA-3 · two attackers of lesson 11's training run")
+        _roc_axes(ax, _("MIA-3 · two attackers of lesson 11's training run"))
         epsilon = lesson11_epsilon()
         ax.plot(
             FPR_GRID,
@@ -507,19 +525,19 @@ class CanaryAttacks(Explorer):
         _legend_beside(
             ax,
             [
-                Line2D([], [], color=RUN_COLOR, lw=2.2, marker="^", label="the run's curve"),
+                Line2D([], [], color=RUN_COLOR, lw=2.2, marker="^", label=_("the run's curve")),
                 Line2D(
                     [],
                     [],
                     color=STRONG_COLOR,
                     lw=1.4,
                     marker="o",
-                    label="strongest attacker\n(every step, 5,000 runs)",
+                    label=_("strongest attacker\n(every step, 5,000 runs)"),
                 ),
                 Patch(
                     color=STRONG_COLOR,
                     alpha=0.15,
-                    label="where 5,000 runs of\nthe exact test fall (99 %)",
+                    label=_("where 5,000 runs of\nthe exact test fall (99 %)"),
                 ),
                 Line2D(
                     [],
@@ -528,7 +546,7 @@ class CanaryAttacks(Explorer):
                     lw=1.4,
                     ls=":",
                     marker="s",
-                    label="black-box attacker\n(final model, 5,000 runs)",
+                    label=_("black-box attacker\n(final model, 5,000 runs)"),
                 ),
                 Line2D(
                     [],
@@ -536,9 +554,9 @@ class CanaryAttacks(Explorer):
                     color=REGION_COLOR,
                     lw=1.4,
                     ls="--",
-                    label=f"cap of (ε = {epsilon:.2f}, 1e-5)",
+                    label=_("cap of (ε = {epsilon:.2f}, 1e-5)").format(epsilon=epsilon),
                 ),
-                Line2D([], [], color=CHANCE_COLOR, ls=":", label="guessing"),
+                Line2D([], [], color=CHANCE_COLOR, ls=":", label=_("guessing")),
             ],
         )
 
@@ -565,24 +583,41 @@ class CanaryAttacks(Explorer):
         """The readout beside MIA-3: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "the run's curve": s["curve"],
-            "strongest attacker": s["strong"],
-            "5,000 runs of the exact test, 99 % range": f"{s['low']:.4f} to {s['high']:.4f}",
-            "black-box attacker": s["black_box"],
+            N_("the run's curve"): s["curve"],
+            N_("strongest attacker"): s["strong"],
+            N_("5,000 runs of the exact test, 99 % range"): _("{low:.4f} to {high:.4f}").format(
+                low=s["low"], high=s["high"]
+            ),
+            N_("black-box attacker"): s["black_box"],
         }
 
     def description(self):
         """MIA-3 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        where = "inside" if s["low"] <= s["strong"] <= s["high"] else "outside"
-        return (
-            f"ROC curves of two attackers of lesson 11's run: at a false-positive rate of "
-            f"{_percent(s['alpha'])} the run's trade-off curve allows a true-positive rate of "
-            f"{s['curve']:.4f} (solid, triangle); the attacker that sees every step reaches "
-            f"{s['strong']:.4f} (red, circle), {where} the shaded range {s['low']:.4f} to "
-            f"{s['high']:.4f} where 5,000 runs of the exact test fall 99 times in 100; the one "
-            f"that sees only the final model {s['black_box']:.4f} (dotted, square). Both axes "
+        band = (
+            _(
+                "inside the shaded range {low:.4f} to {high:.4f} where 5,000 runs of the "
+                "exact test fall 99 times in 100"
+            )
+            if s["low"] <= s["strong"] <= s["high"]
+            else _(
+                "outside the shaded range {low:.4f} to {high:.4f} where 5,000 runs of the "
+                "exact test fall 99 times in 100"
+            )
+        ).format(low=s["low"], high=s["high"])
+        return _(
+            "ROC curves of two attackers of lesson 11's run: at a false-positive rate of "
+            "{false_positive_rate} the run's trade-off curve allows a true-positive rate of "
+            "{curve:.4f} (solid, triangle); the attacker that sees every step reaches "
+            "{strong:.4f} (red, circle), {band}; the one "
+            "that sees only the final model {black_box:.4f} (dotted, square). Both axes "
             "are on a log scale."
+        ).format(
+            false_positive_rate=_percent(s["alpha"]),
+            curve=s["curve"],
+            strong=s["strong"],
+            band=band,
+            black_box=s["black_box"],
         )
 
 
@@ -627,11 +662,13 @@ class BoundAgainstTrials(Explorer):
     """
 
     figure_id = "MIA-4"
-    title = "From trials to epsilon: the audit's lower bound against N"
+    title = N_("From trials to epsilon: the audit's lower bound against N")
     controls = {
-        "trials": Control("trials N", 20, 10000, integer=True, description="audit trials"),
+        "trials": Control(N_("trials N"), 20, 10000, integer=True, description=N_("audit trials")),
         "confidence": _released(
-            Control("confidence", 0.8, 0.999, step=0.001, description="the bound's confidence")
+            Control(
+                N_("confidence"), 0.8, 0.999, step=0.001, description=N_("the bound's confidence")
+            )
         ),
     }
     defaults = {"trials": 1000, "confidence": 0.95}
@@ -643,9 +680,9 @@ class BoundAgainstTrials(Explorer):
         ax.set_xlim(15, 13000)
         self.epsilon = lesson11_epsilon()
         ax.set_ylim(0.0, 1.15 * self.epsilon)
-        ax.set_xlabel("trials N (half with the canary, half without; log scale)")
-        ax.set_ylabel("ε proven (lower bound)")
-        ax.set_title("MIA-4 · what N trials prove about lesson 11's run, at δ = 1e-5")
+        ax.set_xlabel(_("trials N (half with the canary, half without; log scale)"))
+        ax.set_ylabel(_("ε proven (lower bound)"))
+        ax.set_title(_("MIA-4 · what N trials prove about lesson 11's run, at δ = 1e-5"))
         ax.plot([15, 13000], [self.epsilon] * 2, color=RUN_COLOR, lw=2.0, ls="--")
         # A bound of 0 sits on the bottom spine: its markers are drawn whole over it (every
         # point lies within the axes' limits, so nothing unclipped leaves them).
@@ -669,9 +706,11 @@ class BoundAgainstTrials(Explorer):
                     color=RUN_COLOR,
                     lw=2.0,
                     ls="--",
-                    label=f"the accountant's ε = {self.epsilon:.2f}",
+                    label=_("the accountant's ε = {epsilon:.2f}").format(epsilon=self.epsilon),
                 ),
-                Line2D([], [], color=STRONG_COLOR, lw=1.6, marker="o", label="strongest attacker"),
+                Line2D(
+                    [], [], color=STRONG_COLOR, lw=1.6, marker="o", label=_("strongest attacker")
+                ),
                 Line2D(
                     [],
                     [],
@@ -679,9 +718,9 @@ class BoundAgainstTrials(Explorer):
                     lw=1.6,
                     ls=":",
                     marker="s",
-                    label="black-box attacker\n(a model trained per trial)",
+                    label=_("black-box attacker\n(a model trained per trial)"),
                 ),
-                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's N"),
+                Line2D([], [], color=MARK_COLOR, ls=":", label=_("the slider's N")),
             ],
         )
 
@@ -708,20 +747,26 @@ class BoundAgainstTrials(Explorer):
         """The readout beside MIA-4: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "ε proven, strongest": s["strong"],
-            "ε proven, black box": s["black_box"],
-            "accountant's ε": self.epsilon,
+            N_("ε proven, strongest"): s["strong"],
+            N_("ε proven, black box"): s["black_box"],
+            N_("accountant's ε"): self.epsilon,
         }
 
     def description(self):
         """MIA-4 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        return (
-            f"The lower bound on ε that an audit proves with {s['confidence']:.3g} confidence, "
-            f"against the number of trials: with N = {s['trials']:,} the strongest attacker "
-            f"proves ε ≥ {s['strong']:.3f} (red circles), the black-box attacker, with a "
-            f"model trained per trial, {s['black_box']:.3f} (dotted squares); the "
-            f"accountant's ε is {self.epsilon:.3f} (dashed)."
+        return _(
+            "The lower bound on ε that an audit proves with {confidence:.3g} confidence, "
+            "against the number of trials: with N = {trials:,} the strongest attacker "
+            "proves ε ≥ {strong:.3f} (red circles), the black-box attacker, with a "
+            "model trained per trial, {black_box:.3f} (dotted squares); the "
+            "accountant's ε is {accountant_epsilon:.3f} (dashed)."
+        ).format(
+            confidence=s["confidence"],
+            trials=s["trials"],
+            strong=s["strong"],
+            black_box=s["black_box"],
+            accountant_epsilon=self.epsilon,
         )
 
 
@@ -787,16 +832,28 @@ class OneRunBound(Explorer):
     """
 
     figure_id = "MIA-5"
-    title = "Auditing with one training run"
+    title = N_("Auditing with one training run")
     controls = {
         "guesses": _released(
-            Control("guesses r", 10, 1000, integer=True, description="canaries guessed about")
+            Control(
+                N_("guesses r"),
+                10,
+                1000,
+                integer=True,
+                description=N_("canaries guessed about"),
+            )
         ),
         "share_correct": Control(
-            "share right", 0.5, 1.0, step=0.01, description="share of the guesses that are right"
+            N_("share right"),
+            0.5,
+            1.0,
+            step=0.01,
+            description=N_("share of the guesses that are right"),
         ),
         "confidence": _released(
-            Control("confidence", 0.8, 0.999, step=0.001, description="the bound's confidence")
+            Control(
+                N_("confidence"), 0.8, 0.999, step=0.001, description=N_("the bound's confidence")
+            )
         ),
     }
     defaults = {"guesses": 100, "share_correct": 0.8, "confidence": 0.95}
@@ -805,11 +862,11 @@ class OneRunBound(Explorer):
     def _build(self):
         ax = self.axes = self.figure.subplots()
         ax.set_xlim(0.5, 1.0)
-        ax.set_xlabel("share of the r guesses that are right, v / r")
-        ax.set_ylabel("ε proven (lower bound, δ = 0)")
+        ax.set_xlabel(_("share of the r guesses that are right, v / r"))
+        ax.set_ylabel(_("ε proven (lower bound, δ = 0)"))
         # Five ticks whatever the top, so that a new top only relabels them.
         ax.yaxis.set_major_locator(LinearLocator(5))
-        ax.set_title("MIA-5 · one training run, m = 1,000 canaries, r guesses")
+        ax.set_title(_("MIA-5 · one training run, m = 1,000 canaries, r guesses"))
         (self.curve,) = ax.plot([], [], color=STRONG_COLOR, lw=1.8)
         (self.share_line,) = ax.plot([], [], color=MARK_COLOR, ls=":", lw=1)
         (self.mark,) = ax.plot([], [], "o", color=STRONG_COLOR, ms=8, clip_on=False)
@@ -820,7 +877,9 @@ class OneRunBound(Explorer):
         _legend_beside(
             ax,
             [
-                Line2D([], [], color=STRONG_COLOR, lw=1.8, marker="o", label="bound at r guesses"),
+                Line2D(
+                    [], [], color=STRONG_COLOR, lw=1.8, marker="o", label=_("bound at r guesses")
+                ),
                 Line2D(
                     [],
                     [],
@@ -829,9 +888,9 @@ class OneRunBound(Explorer):
                     ls="none",
                     ms=12,
                     mec="black",
-                    label="one run of lesson 11's\nmodel, the same r guesses",
+                    label=_("one run of lesson 11's\nmodel, the same r guesses"),
                 ),
-                Line2D([], [], color=MARK_COLOR, ls=":", label="the slider's share"),
+                Line2D([], [], color=MARK_COLOR, ls=":", label=_("the slider's share")),
             ],
         )
 
@@ -859,20 +918,29 @@ class OneRunBound(Explorer):
         """The readout beside MIA-5: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "right guesses v": s["correct"],
-            "ε proven": s["epsilon"],
-            "one run of the model: right guesses": s["audit"].correct,
-            "one run of the model: ε proven": s["audit"].epsilon,
+            N_("right guesses v"): s["correct"],
+            N_("ε proven"): s["epsilon"],
+            N_("one run of the model: right guesses"): s["audit"].correct,
+            N_("one run of the model: ε proven"): s["audit"].epsilon,
         }
 
     def description(self):
         """MIA-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         audit = s["audit"]
-        return (
-            f"The lower bound on ε from one training run against the share of right guesses: "
-            f"{s['correct']} right out of {s['guesses']} proves ε ≥ {s['epsilon']:.3f} with "
-            f"{s['confidence']:.3g} confidence (circle on the solid curve); one seeded run of "
-            f"lesson 11's model with {audit.canaries:,} canaries got {audit.correct} of the "
-            f"same {audit.guesses} guesses right, proving ε ≥ {audit.epsilon:.3f} (star)."
+        return _(
+            "The lower bound on ε from one training run against the share of right guesses: "
+            "{correct} right out of {guesses} proves ε ≥ {epsilon:.3f} with "
+            "{confidence:.3g} confidence (circle on the solid curve); one seeded run of "
+            "lesson 11's model with {canaries:,} canaries got {run_correct} of the "
+            "same {run_guesses} guesses right, proving ε ≥ {run_epsilon:.3f} (star)."
+        ).format(
+            correct=s["correct"],
+            guesses=s["guesses"],
+            epsilon=s["epsilon"],
+            confidence=s["confidence"],
+            canaries=audit.canaries,
+            run_correct=audit.correct,
+            run_guesses=audit.guesses,
+            run_epsilon=audit.epsilon,
         )

@@ -27,6 +27,8 @@ from dplearn import randomized_response as local
 from dplearn.figures.controls import EPSILON, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.style import BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "DifferencingAttack",
@@ -63,30 +65,37 @@ BOUND_COLOR = "0.45"
 BAND_COLOR = GREEN
 LOCAL_COLOR, CENTRAL_COLOR = PURPLE, GREEN
 
-PRIOR = Control("prior $p$", 0.01, 0.99, step=0.01, description="the attacker's prior probability")
+PRIOR = Control(
+    N_("prior $p$"), 0.01, 0.99, step=0.01, description=N_("the attacker's prior probability")
+)
 COUNT_EPSILON = EPSILON.replace(
-    label=r"$\varepsilon$ per count", minimum=0.05, maximum=5.0, description="each count's budget"
+    label=N_(r"$\varepsilon$ per count"),
+    minimum=0.05,
+    maximum=5.0,
+    description=N_("each count's budget"),
 )
 # A new E can need a new LP, too slow to solve at every step of a drag: the figure follows
 # the slider on release.
 NOISE_BOUND = Control(
-    "noise size $E$",
+    N_("noise size $E$"),
     0.5,
     40.0,
     step=NOISE_STEP,
-    description="largest error of an answer",
+    description=N_("largest error of an answer"),
     on_release=True,
 )
-TRUTH = Control("truth prob. $t$", 0.51, 0.99, step=0.01, description="P[report = truth]")
+TRUTH = Control(N_("truth prob. $t$"), 0.51, 0.99, step=0.01, description=N_("P[report = truth]"))
 CLAIM = Control(
-    r"claimed $\varepsilon'$",
+    N_(r"claimed $\varepsilon'$"),
     0.0,
     5.0,
     step=0.01,
-    description="an epsilon to check the loss against",
+    description=N_("an epsilon to check the loss against"),
 )
-PEOPLE = Control("people $n$", 10.0, 1e6, log=True, description="number of people asked")
-PROPORTION = Control(r"true share $\pi$", 0.0, 1.0, step=0.01, description="share of yes answers")
+PEOPLE = Control(N_("people $n$"), 10.0, 1e6, log=True, description=N_("number of people asked"))
+PROPORTION = Control(
+    N_(r"true share $\pi$"), 0.0, 1.0, step=0.01, description=N_("share of yes answers")
+)
 DEFINITION_EPSILON = EPSILON.replace(minimum=0.05, maximum=5.0)
 #: INTRO-4's half-widths for the surveys' estimates: the first that holds three local
 #: standard errors is shown (a step changes the axis rarely, and by a factor of two).
@@ -128,7 +137,7 @@ class DifferencingAttack(_Figure):
     """
 
     figure_id = "INTRO-1"
-    title = "Differencing: two counts give one person away, unless they are noisy"
+    title = N_("Differencing: two counts give one person away, unless they are noisy")
     controls = {"epsilon": COUNT_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
     # 8.4 inches leave the readout beside it room for its longest numbers (4.5398e-5 at
@@ -143,10 +152,12 @@ class DifferencingAttack(_Figure):
     def _create(self):
         left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.5, 1]})
         self.grid = np.linspace(*self.limits, 701)
-        (self.has_line,) = left.plot([], [], color=YES_COLOR, lw=2, label="if Alice has it")
+        (self.has_line,) = left.plot([], [], color=YES_COLOR, lw=2, label=_("if Alice has it"))
         # Dash-dotted, so that the two curves differ by more than colour ("dashed" is the
         # noisy D seen, in the lesson's words).
-        (self.not_line,) = left.plot([], [], color=NO_COLOR, lw=2, ls="-.", label="if she has not")
+        (self.not_line,) = left.plot(
+            [], [], color=NO_COLOR, lw=2, ls="-.", label=_("if she has not")
+        )
         # Both vertical lines stop below the legend, which spans the top of the axes.
         left.plot(
             [1.0, 1.0],
@@ -154,10 +165,10 @@ class DifferencingAttack(_Figure):
             color="0.3",
             ls=":",
             lw=1.2,
-            label="exact counts: $D = 1$",
+            label=_("exact counts: $D = 1$"),
             zorder=1.5,
         )
-        (self.seen,) = left.plot([], [], color="k", lw=1.5, ls="--", label="noisy $D$ seen")
+        (self.seen,) = left.plot([], [], color="k", lw=1.5, ls="--", label=_("noisy $D$ seen"))
         # A D beyond the axis (small epsilon spreads the noise) is said at the edge it
         # lies beyond, never drawn at the edge as if it were there.
         self.off_axis = left.text(
@@ -166,12 +177,12 @@ class DifferencingAttack(_Figure):
         self.moving(self.has_line, self.not_line, self.seen, self.off_axis)
         left.set_xlim(*self.limits)
         left.set_ylim(0, 1.4)
-        left.set_xlabel("$D$ = count of everyone − count without Alice")
-        left.set_ylabel("likelihood (peak = 1)")
-        left.set_title("INTRO-1 · what the attacker sees", fontsize=10)
+        left.set_xlabel(_("$D$ = count of everyone − count without Alice"))
+        left.set_ylabel(_("likelihood (peak = 1)"))
+        left.set_title(_("INTRO-1 · what the attacker sees"), fontsize=10)
         left.legend(loc="upper left", fontsize=8, ncols=2)
 
-        names = ["before", "after exact\ncounts", "after noisy\ncounts"]
+        names = [_("before"), _("after exact\ncounts"), _("after noisy\ncounts")]
         self.band = right.add_patch(
             Rectangle((1.62, 0.0), 0.76, 1.0, color=BAND_COLOR, alpha=0.25, lw=0)
         )
@@ -186,8 +197,8 @@ class DifferencingAttack(_Figure):
         right.set_xticks(range(3), names, fontsize=9)
         right.set_xlim(-0.6, 2.6)
         right.set_ylim(0, 1.12)
-        right.set_ylabel("P[Alice has it]")
-        right.set_title("belief (green: what 2ε allows)", fontsize=10)
+        right.set_ylabel(_("P[Alice has it]"))
+        right.set_title(_("belief (green: what 2ε allows)"), fontsize=10)
 
     def _apply(self, epsilon, prior):
         first, second = self.NOISE
@@ -208,11 +219,15 @@ class DifferencingAttack(_Figure):
         elif difference > high_edge:
             self.off_axis.set_x(high_edge - 0.2)
             self.off_axis.set_ha("right")
-            self.off_axis.set_text(f"noisy $D$ = {difference:.1f},\nbeyond the axis →")
+            self.off_axis.set_text(
+                _("noisy $D$ = {difference:.1f},\nbeyond the axis →").format(difference=difference)
+            )
         else:
             self.off_axis.set_x(low_edge + 0.2)
             self.off_axis.set_ha("left")
-            self.off_axis.set_text(f"← noisy $D$ = {difference:.1f},\nbeyond the axis")
+            self.off_axis.set_text(
+                _("← noisy $D$ = {difference:.1f},\nbeyond the axis").format(difference=difference)
+            )
         posterior = attacks.differencing_posterior(prior, difference, epsilon)
         low, high = attacks.posterior_band(prior, 2.0 * epsilon)
         self.epsilon, self.prior, self.difference = epsilon, prior, difference
@@ -229,25 +244,32 @@ class DifferencingAttack(_Figure):
     def description(self):
         """INTRO-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the density of the noisy difference D of two counts if Alice has the trait "
-            f"and if she has not, with the D = {say('seen')} seen (noise at ε = "
-            f"{spoken(p['epsilon'])} per count). Right: the attacker's belief that she has it "
-            f"moves from the prior {say('prior')} to {say('posterior P')}, inside the band "
-            f"from {say('lowest')} to {say('highest')} that the two releases allow; without "
+            "and if she has not, with the D = {seen} seen (noise at ε = "
+            "{epsilon} per count). Right: the attacker's belief that she has it "
+            "moves from the prior {prior} to {posterior}, inside the band "
+            "from {lowest} to {highest} that the two releases allow; without "
             "noise the attacker would be certain."
+        ).format(
+            seen=say("seen"),
+            epsilon=spoken(p["epsilon"]),
+            prior=say("prior"),
+            posterior=say("posterior P"),
+            lowest=say("lowest"),
+            highest=say("highest"),
         )
 
     def numbers(self):
         """The readout beside INTRO-1: the numbers it shows at the current setting."""
         return {
-            r"$\varepsilon$ per count": self.epsilon,
-            "prior $p$": self.prior,
-            "noisy difference $D$ seen": self.difference,
-            r"factor on the odds, $g(D-1)/g(D)$": self.factor,
-            "posterior P[Alice has it]": self.posterior,
-            r"lowest posterior $2\varepsilon$ allows": self.low,
-            r"highest posterior $2\varepsilon$ allows": self.high,
+            N_(r"$\varepsilon$ per count"): self.epsilon,
+            N_("prior $p$"): self.prior,
+            N_("noisy difference $D$ seen"): self.difference,
+            N_(r"factor on the odds, $g(D-1)/g(D)$"): self.factor,
+            N_("posterior P[Alice has it]"): self.posterior,
+            N_(r"lowest posterior $2\varepsilon$ allows"): self.low,
+            N_(r"highest posterior $2\varepsilon$ allows"): self.high,
         }
 
 
@@ -281,7 +303,7 @@ class Reconstruction(_Figure):
     """
 
     figure_id = "INTRO-2"
-    title = "Reconstruction: how many secret bits m noisy answers give away"
+    title = N_("Reconstruction: how many secret bits m noisy answers give away")
     controls = {"noise_bound": NOISE_BOUND}
     defaults = {"noise_bound": math.sqrt(RECONSTRUCTION_N)}
     figsize = (9.0, 3.6)
@@ -299,7 +321,9 @@ class Reconstruction(_Figure):
             lw=1.5,
             marker="o",
             ms=3.5,
-            label=f"average of {len(RECONSTRUCTION_SEEDS)} attacks, {len(bounds)} values of $E$",
+            label=_("average of {attacks} attacks, {values} values of $E$").format(
+                attacks=len(RECONSTRUCTION_SEEDS), values=len(bounds)
+            ),
         )
         root = math.sqrt(n)
         # Up to the curve's top only: the legend spans the axes' top above it.
@@ -311,18 +335,23 @@ class Reconstruction(_Figure):
             lw=1.2,
             label=rf"$E = \sqrt{{n}} = {root:g}$",
         )
-        left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label="guessing: ½")
+        left.axhline(0.5, color=BOUND_COLOR, ls=":", lw=1.2, label=_("guessing: ½"))
         (self.marker,) = left.plot(
-            [], [], "o", color=ORANGE, ms=9, mec="k", label="the first of those attacks"
+            [], [], "o", color=ORANGE, ms=9, mec="k", label=_("the first of those attacks")
         )
         self.marker_text = left.text(0, 0, "", fontsize=9, ha="left", va="bottom")
         self.moving(self.marker, self.marker_text)
         left.set_xscale("log")
         left.set_xlim(0.4, 50)
         left.set_ylim(0.35, 1.3)
-        left.set_xlabel("noise size $E$ (each answer off by up to $E$)")
-        left.set_ylabel("share of bits recovered")
-        left.set_title(f"INTRO-2 · LP attack on n = {n} bits, m = {m} answers", fontsize=10)
+        left.set_xlabel(_("noise size $E$ (each answer off by up to $E$)"))
+        left.set_ylabel(_("share of bits recovered"))
+        left.set_title(
+            _("INTRO-2 · LP attack on n = {bits} bits, m = {answers} answers").format(
+                bits=n, answers=m
+            ),
+            fontsize=10,
+        )
         left.legend(loc="upper right", fontsize=8, ncols=2)
         side = int(math.isqrt(n))
         self.side = side
@@ -332,7 +361,7 @@ class Reconstruction(_Figure):
         self.moving(self.image)
         right.set_xticks([])
         right.set_yticks([])
-        right.set_title("first attack's bits (red, pink: wrong)", fontsize=10)
+        right.set_title(_("first attack's bits (red, pink: wrong)"), fontsize=10)
 
     def _attack(self, bound):
         # Cached by attacks.reconstruction_trial: a step already visited only draws.
@@ -364,30 +393,35 @@ class Reconstruction(_Figure):
     def description(self):
         """INTRO-2 in words for a reader who cannot see it, with the current numbers."""
         say = self.reader()
-        return (
+        return _(
             "Left: the share of 100 secret bits an attack recovers from 400 noisy answers, "
-            f"against the noise size E, from {say('E = 0.5')} at E = 0.5 down to "
-            f"{say('E = 40')} at E = 40 (half would be a coin toss). Right: the bits of "
-            f"one attack at E = {say('used')}, of which a share {say('first attack')} "
+            "against the noise size E, from {smallest_noise} at E = 0.5 down to "
+            "{largest_noise} at E = 40 (half would be a coin toss). Right: the bits of "
+            "one attack at E = {noise_bound}, of which a share {recovered} "
             "is right."
+        ).format(
+            smallest_noise=say("E = 0.5"),
+            largest_noise=say("E = 40"),
+            noise_bound=say("used"),
+            recovered=say("first attack"),
         )
 
     def numbers(self):
         """The readout beside INTRO-2: the numbers it shows at the current setting."""
         bounds, means = self.curve
-        n, m = RECONSTRUCTION_N, RECONSTRUCTION_M
+        root, m = math.sqrt(RECONSTRUCTION_N), RECONSTRUCTION_M
 
         def mean_at(value):
             return float(means[list(bounds).index(value)])
 
         return {
-            "noise size $E$ used": self.bound,
-            "bits recovered, first attack": self.fraction,
-            r"average at $E = 0.5$": mean_at(0.5),
-            rf"average at $E = \sqrt{{n}} = {math.sqrt(n):g}$": mean_at(math.sqrt(n)),
-            r"average at $E = 40$": mean_at(40.0),
-            r"$\varepsilon$ per answer, Laplace of scale $E$": 1.0 / self.bound,
-            rf"basic composition, $m = {m}$ answers": m / self.bound,
+            N_("noise size $E$ used"): self.bound,
+            N_("bits recovered, first attack"): self.fraction,
+            N_(r"average at $E = 0.5$"): mean_at(0.5),
+            N_(r"average at $E = \sqrt{{n}} = {root:g}$").format(root=root): mean_at(root),
+            N_(r"average at $E = 40$"): mean_at(40.0),
+            N_(r"$\varepsilon$ per answer, Laplace of scale $E$"): 1.0 / self.bound,
+            N_(r"basic composition, $m = {answers}$ answers").format(answers=m): m / self.bound,
         }
 
 
@@ -416,7 +450,7 @@ class RandomizedResponseLoss(_Figure):
     """
 
     figure_id = "INTRO-3"
-    title = "Randomised response: two reports, two values of the privacy loss"
+    title = N_("Randomised response: two reports, two values of the privacy loss")
     controls = {"truth_probability": TRUTH, "claimed_epsilon": CLAIM}
     defaults = {"truth_probability": FAIR_COINS, "claimed_epsilon": 0.5}
     figsize = (9.0, 3.6)
@@ -431,21 +465,21 @@ class RandomizedResponseLoss(_Figure):
             [0.5, 0.5],
             width,
             color=D1_COLOR,
-            label="true answer yes ($D_1$)",
+            label=_("true answer yes ($D_1$)"),
         )
         self.d2_bars = left.bar(
             np.array([0, 1]) + width / 2,
             [0.5, 0.5],
             width,
             color=D2_COLOR,
-            label="true answer no ($D_2$)",
+            label=_("true answer no ($D_2$)"),
         )
         self.moving(*self.d1_bars, *self.d2_bars)
-        left.set_xticks([0, 1], ['report "yes"', 'report "no"'])
+        left.set_xticks([0, 1], [_('report "yes"'), _('report "no"')])
         left.set_xlim(-0.6, 1.6)
         left.set_ylim(0, 1.25)
-        left.set_ylabel("probability")
-        left.set_title("INTRO-3 · what a report looks like", fontsize=10)
+        left.set_ylabel(_("probability"))
+        left.set_title(_("INTRO-3 · what a report looks like"), fontsize=10)
         left.legend(loc="upper right", fontsize=8)
 
         self.atoms = right.bar([1.0, -1.0], [0.75, 0.25], 0.22, color=["tab:red", "tab:blue"])
@@ -456,16 +490,16 @@ class RandomizedResponseLoss(_Figure):
             for side in ("left", "right")
         ]
         (self.claim_line,) = right.plot(
-            [0, 0], [0, 1.0], color="k", ls="--", lw=1.2, label=r"claimed $\varepsilon'$"
+            [0, 0], [0, 1.0], color="k", ls="--", lw=1.2, label=_(r"claimed $\varepsilon'$")
         )
         # epsilon and delta(epsilon') are in the readout: moving text is the costly part.
         self.moving(*self.atoms, *self.atom_labels, self.claim_line)
         right.axvline(0.0, color=GUIDE_GREY, lw=0.8, zorder=0.5)
         right.set_xlim(-5.2, 5.2)
         right.set_ylim(0, 1.35)
-        right.set_xlabel(r"privacy loss $\mathcal{L}$ of the report")
-        right.set_ylabel(r"probability under $D_1$")
-        right.set_title(r"$\mathcal{L}$ takes two values: $\pm\varepsilon$", fontsize=10)
+        right.set_xlabel(_(r"privacy loss $\mathcal{L}$ of the report"))
+        right.set_ylabel(_(r"probability under $D_1$"))
+        right.set_title(_(r"$\mathcal{L}$ takes two values: $\pm\varepsilon$"), fontsize=10)
         right.legend(loc="upper right", fontsize=8)
 
     def _apply(self, truth_probability, claimed_epsilon):
@@ -493,24 +527,32 @@ class RandomizedResponseLoss(_Figure):
     def description(self):
         """INTRO-3 in words for a reader who cannot see it, with the current numbers."""
         say = self.reader()
-        return (
+        return _(
             "Left: the chances of reporting yes or no when the true answer is yes or no, "
-            f"at truth probability t = {say('truth probability')}. Right: the privacy loss "
-            f"takes two values, plus ε = {say('ln(t')} with probability "
-            f"{say('= +')} and minus ε with {say('= -')}; against the claimed "
-            f"ε' = {say('claimed')} it is larger with probability {say('> ')}, "
-            f"and δ(ε') = {say('delta(')}."
+            "at truth probability t = {truth_probability}. Right: the privacy loss "
+            "takes two values, plus ε = {epsilon} with probability "
+            "{plus_probability} and minus ε with {minus_probability}; against the claimed "
+            "ε' = {claimed_epsilon} it is larger with probability {exceeds_probability}, "
+            "and δ(ε') = {delta}."
+        ).format(
+            truth_probability=say("truth probability"),
+            epsilon=say("ln(t"),
+            plus_probability=say("= +"),
+            minus_probability=say("= -"),
+            claimed_epsilon=say("claimed"),
+            exceeds_probability=say("> "),
+            delta=say("delta("),
         )
 
     def numbers(self):
         """The readout beside INTRO-3: the numbers it shows at the current setting."""
         pair = self.pair
         return {
-            "truth probability $t$": pair.truth_probability,
+            N_("truth probability $t$"): pair.truth_probability,
             r"$\varepsilon = \ln(t/(1-t))$": pair.max_loss,
             r"$\Pr[\mathcal{L} = +\varepsilon]$": pair.truth_probability,
             r"$\Pr[\mathcal{L} = -\varepsilon]$": 1.0 - pair.truth_probability,
-            r"claimed $\varepsilon'$": self.claimed_epsilon,
+            N_(r"claimed $\varepsilon'$"): self.claimed_epsilon,
             r"$\Pr[\mathcal{L} > \varepsilon']$": pair.loss_exceeds(self.claimed_epsilon),
             r"$\delta(\varepsilon')$": self.delta,
         }
@@ -536,7 +578,7 @@ class LocalNoiseCost(_Figure):
     """
 
     figure_id = "INTRO-4"
-    title = "What local noise costs: error against n, local and central"
+    title = N_("What local noise costs: error against n, local and central")
     controls = {"n": PEOPLE, "truth_probability": TRUTH, "proportion": PROPORTION}
     defaults = {"n": 1000.0, "truth_probability": FAIR_COINS, "proportion": 0.3}
     figsize = (9.0, 3.6)
@@ -546,13 +588,13 @@ class LocalNoiseCost(_Figure):
         left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.25, 1]})
         self.grid = np.unique(np.round(np.logspace(1, 6, 200)))
         (self.local_line,) = left.plot(
-            [], [], color=LOCAL_COLOR, lw=2, label="local: randomised response"
+            [], [], color=LOCAL_COLOR, lw=2, label=_("local: randomised response")
         )
         (self.central_line,) = left.plot(
-            [], [], color=CENTRAL_COLOR, lw=2, ls="--", label="central: Laplace count"
+            [], [], color=CENTRAL_COLOR, lw=2, ls="--", label=_("central: Laplace count")
         )
         (self.sampling_line,) = left.plot(
-            [], [], color=BOUND_COLOR, lw=1.2, ls=":", label="sampling alone"
+            [], [], color=BOUND_COLOR, lw=1.2, ls=":", label=_("sampling alone")
         )
         (self.points,) = left.plot([], [], "o", color="k", ms=5)
         (self.n_line,) = left.plot([], [], color="0.5", lw=0.8)
@@ -565,9 +607,9 @@ class LocalNoiseCost(_Figure):
         left.set_xlim(7, 1.4e6)
         # Room above the largest error (about 8, at n = 10 and t = 0.51) for the legend.
         left.set_ylim(1e-7, 300)
-        left.set_xlabel("number of people $n$")
-        left.set_ylabel(r"standard error of the share")
-        left.set_title("INTRO-4 · error against $n$ (same ε)", fontsize=10)
+        left.set_xlabel(_("number of people $n$"))
+        left.set_ylabel(_(r"standard error of the share"))
+        left.set_title(_("INTRO-4 · error against $n$ (same ε)"), fontsize=10)
         # Upper right, where the errors of many people are small; the marker of n is a
         # segment between its two points only, so that it never runs through the legend.
         left.legend(loc="upper right", fontsize=8)
@@ -583,9 +625,11 @@ class LocalNoiseCost(_Figure):
         right.axvline(0.0, color="k", lw=0.8, zorder=1.5)
         right.set_xlim(-SPREADS[0], SPREADS[0])
         right.set_ylim(-0.6, 1.6)
-        right.set_yticks([0, 1], ["central", "local"])
-        right.set_xlabel(r"estimate − true share $\pi$")
-        right.set_title(f"{self.SURVEYS} surveys of $n$ people each", fontsize=10)
+        right.set_yticks([0, 1], [_("central"), _("local")])
+        right.set_xlabel(_(r"estimate − true share $\pi$"))
+        right.set_title(
+            _("{surveys} surveys of $n$ people each").format(surveys=self.SURVEYS), fontsize=10
+        )
 
     def _apply(self, n, truth_probability, proportion):
         people = max(1, int(round(n)))
@@ -606,7 +650,9 @@ class LocalNoiseCost(_Figure):
         self.points.set_data([people, people], [self.local_sd, self.central_sd])
         self.n_line.set_data([people, people], [self.central_sd, self.local_sd])
         # "sampling alone" is not drawn where it is 0 (a share of 0 or 1): its legend says so.
-        sampling_label = "sampling alone" if 0.0 < proportion < 1.0 else "sampling alone: 0 here"
+        sampling_label = (
+            _("sampling alone") if 0.0 < proportion < 1.0 else _("sampling alone: 0 here")
+        )
         legend = self.local_line.axes.get_legend()
         if legend.get_texts()[2].get_text() != sampling_label:
             legend.get_texts()[2].set_text(sampling_label)
@@ -637,25 +683,32 @@ class LocalNoiseCost(_Figure):
     def description(self):
         """INTRO-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the error of an estimated share against the number of people n, on log "
             "axes: local randomised answers fall like one over the square root of n, a "
-            f"central Laplace count like one over n. At n = {say('people')} and "
-            f"ε = {say('ln(t')} the local error is {say('local: sd')} and the central "
-            f"{say('central:')}, {say('local / central')} times smaller; right: 200 "
-            f"simulated estimates of each kind around the true share {spoken(p['proportion'])}."
+            "central Laplace count like one over n. At n = {people} and "
+            "ε = {epsilon} the local error is {local_error} and the central "
+            "{central_error}, {ratio} times smaller; right: 200 "
+            "simulated estimates of each kind around the true share {proportion}."
+        ).format(
+            people=say("people"),
+            epsilon=say("ln(t"),
+            local_error=say("local: sd"),
+            central_error=say("central:"),
+            ratio=say("local / central"),
+            proportion=spoken(p["proportion"]),
         )
 
     def numbers(self):
         """The readout beside INTRO-4: the numbers it shows at the current setting."""
         return {
-            "people $n$": self.people,
+            N_("people $n$"): self.people,
             r"$\varepsilon = \ln(t/(1-t))$": self.epsilon,
-            r"local: sd of $\hat\pi$": self.local_sd,
-            "of which sampling alone": self.sampling_sd,
-            "of which the coins": self.noise_sd,
-            r"central: $\sqrt{2}/(n\varepsilon)$": self.central_sd,
-            "local / central": self.local_sd / self.central_sd,
+            N_(r"local: sd of $\hat\pi$"): self.local_sd,
+            N_("of which sampling alone"): self.sampling_sd,
+            N_("of which the coins"): self.noise_sd,
+            N_(r"central: $\sqrt{2}/(n\varepsilon)$"): self.central_sd,
+            N_("local / central"): self.local_sd / self.central_sd,
         }
 
 
@@ -676,7 +729,7 @@ class DefinitionBand(_Figure):
     """
 
     figure_id = "INTRO-5"
-    title = "The definition as a band around the attacker's prior"
+    title = N_("The definition as a band around the attacker's prior")
     controls = {"epsilon": DEFINITION_EPSILON, "prior": PRIOR}
     defaults = {"epsilon": DOCUMENT_EPSILON, "prior": 0.5}
     figsize = (9.0, 3.6)
@@ -691,21 +744,21 @@ class DefinitionBand(_Figure):
                 color=BAND_COLOR,
                 alpha=0.3,
                 lw=0,
-                label=r"allowed by $\varepsilon$-DP",
+                label=_(r"allowed by $\varepsilon$-DP"),
             )
         )
-        left.plot([0, 1], [0, 1], color="0.4", lw=1, ls=":", label="learns nothing")
+        left.plot([0, 1], [0, 1], color="0.4", lw=1, ls=":", label=_("learns nothing"))
         (self.segment,) = left.plot(
-            [], [], color="k", lw=2, marker="o", ms=5, label="at the prior $p$"
+            [], [], color="k", lw=2, marker="o", ms=5, label=_("at the prior $p$")
         )
         self.moving(self.band, self.segment)
         # A little room around [0, 1]: the dots of a prior near 0 or 1 show whole.
         left.set_xlim(-0.03, 1.03)
         left.set_ylim(-0.03, 1.03)
         left.set_aspect("equal")
-        left.set_xlabel(r"prior $\Pr[D = D_1]$")
-        left.set_ylabel(r"posterior $\Pr[D = D_1 \mid O]$")
-        left.set_title("INTRO-5 · the band, in probabilities", fontsize=10)
+        left.set_xlabel(_(r"prior $\Pr[D = D_1]$"))
+        left.set_ylabel(_(r"posterior $\Pr[D = D_1 \mid O]$"))
+        left.set_title(_("INTRO-5 · the band, in probabilities"), fontsize=10)
         left.legend(loc="upper left", fontsize=8)
 
         limit = self.log_limit
@@ -718,9 +771,9 @@ class DefinitionBand(_Figure):
         right.set_xlim(-limit, limit)
         right.set_ylim(-limit, limit)
         right.set_aspect("equal")
-        right.set_xlabel("prior log odds")
-        right.set_ylabel("posterior log odds")
-        right.set_title(r"in log odds: a strip $\pm\varepsilon$ wide", fontsize=10)
+        right.set_xlabel(_("prior log odds"))
+        right.set_ylabel(_("posterior log odds"))
+        right.set_title(_(r"in log odds: a strip $\pm\varepsilon$ wide"), fontsize=10)
 
     def _apply(self, epsilon, prior):
         low, high = attacks.posterior_band(self.priors, epsilon)
@@ -750,11 +803,16 @@ class DefinitionBand(_Figure):
     def description(self):
         """INTRO-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "The posteriors ε-DP allows against the attacker's prior, as probabilities (left) "
-            f"and log odds (right, a strip of half-width ε = {spoken(p['epsilon'])} around "
-            f"the diagonal). At prior {say('prior $p$')}, whatever the output, the posterior "
-            f"stays between {say('lowest')} and {say('highest')}."
+            "and log odds (right, a strip of half-width ε = {epsilon} around "
+            "the diagonal). At prior {prior}, whatever the output, the posterior "
+            "stays between {lowest} and {highest}."
+        ).format(
+            epsilon=spoken(p["epsilon"]),
+            prior=say("prior $p$"),
+            lowest=say("lowest"),
+            highest=say("highest"),
         )
 
     def numbers(self):
@@ -763,8 +821,8 @@ class DefinitionBand(_Figure):
         return {
             r"$\varepsilon$": self.epsilon,
             r"$e^{\varepsilon}$": math.exp(self.epsilon),
-            "prior $p$": self.prior,
-            "prior odds": odds,
-            "lowest posterior allowed": self.low,
-            "highest posterior allowed": self.high,
+            N_("prior $p$"): self.prior,
+            N_("prior odds"): odds,
+            N_("lowest posterior allowed"): self.low,
+            N_("highest posterior allowed"): self.high,
         }

@@ -26,6 +26,8 @@ from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_beside
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "ParallelComposition",
@@ -49,7 +51,7 @@ PLAIN_COLOR = "0.35"
 def _scientific(value):
     """A number for a sentence: 4 significant digits, 'infinite' for inf."""
     if value == np.inf:
-        return "infinite"
+        return _("infinite")
     return f"{value:.4g}"
 
 
@@ -72,16 +74,16 @@ class ParallelComposition(Explorer):
     """
 
     figure_id = "MANY-1"
-    title = "Parallel composition: disjoint bins cost one epsilon, overlapping counts k"
+    title = N_("Parallel composition: disjoint bins cost one epsilon, overlapping counts k")
     controls = {
         "epsilon": EPSILON.replace(
-            label=r"$\varepsilon$ (overall)",
+            label=N_(r"$\varepsilon$ (overall)"),
             minimum=0.05,
             maximum=5.0,
-            description="privacy budget for all the counts together",
+            description=N_("privacy budget for all the counts together"),
         ),
         "counts": Control(
-            "counts $k$", 1, 50, integer=True, description="number of counts released"
+            N_("counts $k$"), 1, 50, integer=True, description=N_("number of counts released")
         ),
     }
     defaults = {"epsilon": 1.0, "counts": 10}
@@ -101,9 +103,9 @@ class ParallelComposition(Explorer):
         )
         ax.set_xlim(0, 51)
         ax.set_ylim(0.1, 3000)
-        ax.set_xlabel("number of counts $k$")
-        ax.set_ylabel("error of each count (standard deviation)")
-        ax.set_title(r"MANY-1 · the noise each count needs for $\varepsilon$ in all")
+        ax.set_xlabel(_("number of counts $k$"))
+        ax.set_ylabel(_("error of each count (standard deviation)"))
+        ax.set_title(_(r"MANY-1 · the noise each count needs for $\varepsilon$ in all"))
         legend_beside(
             ax,
             [
@@ -114,7 +116,7 @@ class ParallelComposition(Explorer):
                     lw=2,
                     marker="o",
                     mec="black",
-                    label="disjoint bins:\nLaplace$(1/\\varepsilon)$ each",
+                    label=_("disjoint bins:\nLaplace$(1/\\varepsilon)$ each"),
                 ),
                 Line2D(
                     [],
@@ -124,9 +126,9 @@ class ParallelComposition(Explorer):
                     ls="--",
                     marker="s",
                     mec="black",
-                    label="overlapping counts:\nLaplace$(k/\\varepsilon)$ each",
+                    label=_("overlapping counts:\nLaplace$(k/\\varepsilon)$ each"),
                 ),
-                Line2D([], [], color=PLAIN_COLOR, lw=1, ls=":", label="the slider's $k$"),
+                Line2D([], [], color=PLAIN_COLOR, lw=1, ls=":", label=_("the slider's $k$")),
             ],
         )
 
@@ -150,22 +152,29 @@ class ParallelComposition(Explorer):
         """The readout beside MANY-1: the numbers it shows at the current setting."""
         s = self.state
         return {
-            "Laplace scale per bin, disjoint": s["disjoint"],
-            "Laplace scale per count, overlapping": s["overlapping"],
-            "error per bin, disjoint": np.sqrt(2.0) * s["disjoint"],
-            "error per count, overlapping": np.sqrt(2.0) * s["overlapping"],
-            r"$\varepsilon$ of the histogram (parallel)": s["spent"],
-            r"$\varepsilon$ of overlapping counts at the bins' noise": s["counts"] * s["epsilon"],
+            N_("Laplace scale per bin, disjoint"): s["disjoint"],
+            N_("Laplace scale per count, overlapping"): s["overlapping"],
+            N_("error per bin, disjoint"): np.sqrt(2.0) * s["disjoint"],
+            N_("error per count, overlapping"): np.sqrt(2.0) * s["overlapping"],
+            N_(r"$\varepsilon$ of the histogram (parallel)"): s["spent"],
+            N_(r"$\varepsilon$ of overlapping counts at the bins' noise"): (
+                s["counts"] * s["epsilon"]
+            ),
         }
 
     def description(self):
         """MANY-1 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        return (
-            f"Error of each count against the number of counts k at an overall epsilon of "
-            f"{s['epsilon']:.4g}: disjoint bins keep {np.sqrt(2) * s['disjoint']:.4g} whatever "
-            f"k is, while {s['counts']} overlapping counts need "
-            f"{np.sqrt(2) * s['overlapping']:.4g} each, {s['counts']} times as much."
+        return _(
+            "Error of each count against the number of counts k at an overall epsilon of "
+            "{epsilon:.4g}: disjoint bins keep {disjoint_error:.4g} whatever "
+            "k is, while {counts} overlapping counts need "
+            "{overlapping_error:.4g} each, {counts} times as much."
+        ).format(
+            epsilon=s["epsilon"],
+            disjoint_error=np.sqrt(2) * s["disjoint"],
+            counts=s["counts"],
+            overlapping_error=np.sqrt(2) * s["overlapping"],
         )
 
 
@@ -187,8 +196,8 @@ def _decades_around(values):
 def _below(ratio):
     """The Gaussian's exact delta against the chain's, in words."""
     if math.isclose(ratio, 1.0, rel_tol=1e-9):
-        return "equal to the chain bound"
-    return f"{ratio:.3g} times below the chain bound"
+        return _("equal to the chain bound")
+    return _("{ratio:.3g} times below the chain bound").format(ratio=ratio)
 
 
 def _decade_ticks(axis, low, high, count):
@@ -229,13 +238,17 @@ class GroupPrivacy(Explorer):
     """
 
     figure_id = "MANY-2"
-    title = "Group privacy: what one person's guarantee says about a group of g"
+    title = N_("Group privacy: what one person's guarantee says about a group of g")
     controls = {
-        "epsilon": EPSILON.replace(minimum=0.05, maximum=2.0, description="one person's epsilon"),
-        "delta": exponent_control(
-            DELTA.replace(minimum=1e-10, maximum=1e-3, description="one person's delta")
+        "epsilon": EPSILON.replace(
+            minimum=0.05, maximum=2.0, description=N_("one person's epsilon")
         ),
-        "group": Control("group size $g$", 1, 10, integer=True, description="people in the group"),
+        "delta": exponent_control(
+            DELTA.replace(minimum=1e-10, maximum=1e-3, description=N_("one person's delta"))
+        ),
+        "group": Control(
+            N_("group size $g$"), 1, 10, integer=True, description=N_("people in the group")
+        ),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-6, "group": 5}
     figsize = (10.0, 3.7)
@@ -254,9 +267,9 @@ class GroupPrivacy(Explorer):
         ax.axhspan(1.0, 1e20, fc="none", ec=GUIDE_GREY, hatch="xx", lw=0.0)
         ax.axhline(1.0, color=GUIDE_GREY, lw=1.0)
         ax.set_xlim(0.5, 10.5)
-        ax.set_xlabel("group size $g$")
-        ax.set_ylabel(r"$\delta$ for the group, at $g\varepsilon$")
-        ax.set_title(r"MANY-2 · a group of $g$: $(g\varepsilon,\ \delta_g)$")
+        ax.set_xlabel(_("group size $g$"))
+        ax.set_ylabel(_(r"$\delta$ for the group, at $g\varepsilon$"))
+        ax.set_title(_(r"MANY-2 · a group of $g$: $(g\varepsilon,\ \delta_g)$"))
         legend_beside(
             ax,
             [
@@ -266,7 +279,7 @@ class GroupPrivacy(Explorer):
                     color=BOUND_COLOR,
                     lw=2,
                     marker="o",
-                    label=r"chain: $\delta\,\frac{e^{g\varepsilon}-1}{e^{\varepsilon}-1}$",
+                    label=_(r"chain: $\delta\,\frac{e^{g\varepsilon}-1}{e^{\varepsilon}-1}$"),
                 ),
                 Line2D(
                     [],
@@ -275,7 +288,7 @@ class GroupPrivacy(Explorer):
                     lw=1.6,
                     ls="--",
                     marker="^",
-                    label=r"often quoted: $g\,e^{(g-1)\varepsilon}\delta$",
+                    label=_(r"often quoted: $g\,e^{(g-1)\varepsilon}\delta$"),
                 ),
                 Line2D(
                     [],
@@ -284,11 +297,14 @@ class GroupPrivacy(Explorer):
                     lw=2,
                     ls=":",
                     marker="s",
-                    label="Gaussian, exact\n(sensitivity $g$)",
+                    label=_("Gaussian, exact\n(sensitivity $g$)"),
                 ),
-                Line2D([], [], color="black", lw=1.2, label="gap at the slider's $g$"),
+                Line2D([], [], color="black", lw=1.2, label=_("gap at the slider's $g$")),
                 Patch(
-                    fc="none", ec=GUIDE_GREY, hatch="xx", label="$\\delta$ above 1:\nno guarantee"
+                    fc="none",
+                    ec=GUIDE_GREY,
+                    hatch="xx",
+                    label=_("$\\delta$ above 1:\nno guarantee"),
                 ),
             ],
         )
@@ -334,24 +350,33 @@ class GroupPrivacy(Explorer):
         """The readout beside MANY-2: the numbers it shows at the current setting."""
         s = self.state
         return {
-            r"group's $\varepsilon = g\varepsilon$": s["group"] * s["epsilon"],
-            r"chain bound $\delta_g$ (above 1: no guarantee)": s["chain"],
-            r"often quoted $g e^{(g-1)\varepsilon}\delta$": s["loose"],
-            r"Gaussian $\sigma$ for one person": s["sigma"],
-            r"Gaussian exact $\delta$ at $g\varepsilon$": s["exact"],
-            "chain bound / exact": s["chain"] / s["exact"] if s["exact"] > 0 else np.inf,
+            N_(r"group's $\varepsilon = g\varepsilon$"): s["group"] * s["epsilon"],
+            N_(r"chain bound $\delta_g$ (above 1: no guarantee)"): s["chain"],
+            N_(r"often quoted $g e^{(g-1)\varepsilon}\delta$"): s["loose"],
+            N_(r"Gaussian $\sigma$ for one person"): s["sigma"],
+            N_(r"Gaussian exact $\delta$ at $g\varepsilon$"): s["exact"],
+            N_("chain bound / exact"): s["chain"] / s["exact"] if s["exact"] > 0 else np.inf,
         }
 
     def description(self):
         """MANY-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
-        nothing = ", above 1: no guarantee at all" if s["chain"] > 1 else ""
-        return (
-            f"Delta for a group of g people against g, from one person's epsilon "
-            f"{s['epsilon']:.4g} and delta {s['delta']:.3g}. At g = {s['group']} the chain "
-            f"bound gives {s['chain']:.4g}{nothing}, the often-quoted bound "
-            f"{s['loose']:.4g}, and the Gaussian mechanism's exact delta is "
-            f"{s['exact']:.4g}, {_below(s['chain'] / s['exact'])}."
+        no_guarantee = _(", above 1: no guarantee at all") if s["chain"] > 1 else ""
+        return _(
+            "Delta for a group of g people against g, from one person's epsilon "
+            "{epsilon:.4g} and delta {delta:.3g}. At g = {group} the chain "
+            "bound gives {chain:.4g}{no_guarantee}, the often-quoted bound "
+            "{loose:.4g}, and the Gaussian mechanism's exact delta is "
+            "{exact:.4g}, {exact_against_chain}."
+        ).format(
+            epsilon=s["epsilon"],
+            delta=s["delta"],
+            group=s["group"],
+            chain=s["chain"],
+            no_guarantee=no_guarantee,
+            loose=s["loose"],
+            exact=s["exact"],
+            exact_against_chain=_below(s["chain"] / s["exact"]),
         )
 
 
@@ -361,9 +386,9 @@ class GroupPrivacy(Explorer):
 
 #: MANY-3's neighbours: how D2's answers differ from D1's (sensitivity 1).
 NEIGHBOURS = {
-    "all down": np.array([-1.0, -1.0, -1.0, -1.0, -1.0]),
-    "all up": np.array([1.0, 1.0, 1.0, 1.0, 1.0]),
-    "mixed": np.array([1.0, 1.0, 1.0, 1.0, -1.0]),
+    N_("all down"): np.array([-1.0, -1.0, -1.0, -1.0, -1.0]),
+    N_("all up"): np.array([1.0, 1.0, 1.0, 1.0, 1.0]),
+    N_("mixed"): np.array([1.0, 1.0, 1.0, 1.0, -1.0]),
 }
 
 
@@ -380,36 +405,48 @@ class AboveThresholdLaw(Explorer):
     """
 
     figure_id = "MANY-3"
-    title = "AboveThreshold: the exact law of where it stops, and every outcome's loss"
+    title = N_("AboveThreshold: the exact law of where it stops, and every outcome's loss")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
-        "threshold": Control("threshold $T$", 0.0, 20.0, step=0.5, description="the threshold T"),
+        "threshold": Control(
+            N_("threshold $T$"), 0.0, 20.0, step=0.5, description=N_("the threshold T")
+        ),
         "neighbour": Choice(
-            "$D_2$", tuple(NEIGHBOURS), description="how the neighbour's answers differ"
+            "$D_2$", tuple(NEIGHBOURS), description=N_("how the neighbour's answers differ")
         ),
     }
     defaults = {"epsilon": 1.0, "threshold": 10.0, "neighbour": "mixed"}
     figsize = (10.0, 3.8)
-    labels = ("1", "2", "3", "4", "5", "none")
+    labels = ("1", "2", "3", "4", "5", N_("none"))
+    #: The readout's keys for D1's law, one per outcome of ``labels``.
+    stop_keys = (
+        N_("$D_1$: stop at 1"),
+        N_("$D_1$: stop at 2"),
+        N_("$D_1$: stop at 3"),
+        N_("$D_1$: stop at 4"),
+        N_("$D_1$: stop at 5"),
+        N_("$D_1$: none above"),
+    )
 
     def _build(self):
         left, right = self.figure.subplots(1, 2, width_ratios=(1.25, 1))
         self.axes = (left, right)
         x = np.arange(6)
+        shown_labels = [_(label) for label in self.labels]
         self.first_bars = left.bar(x - 0.2, np.zeros(6), 0.4, color=FIRST_COLOR, label="$D_1$")
         self.second_bars = left.bar(
             x + 0.2, np.zeros(6), 0.4, color=SECOND_COLOR, hatch="//", ec="black", lw=0.5
         )
-        left.set_xticks(x, self.labels)
+        left.set_xticks(x, shown_labels)
         left.set_xlim(-0.6, 5.6)
         left.set_ylim(0, 1.0)
-        left.set_xlabel("AboveThreshold stops at query")
-        left.set_ylabel("probability")
-        left.set_title("MANY-3 · where it stops, exactly")
+        left.set_xlabel(_("AboveThreshold stops at query"))
+        left.set_ylabel(_("probability"))
+        left.set_title(_("MANY-3 · where it stops, exactly"))
         left.legend(
             handles=[
-                Patch(fc=FIRST_COLOR, label="$D_1$: answers 1, 3, 8, 2, 12"),
-                Patch(fc=SECOND_COLOR, hatch="//", ec="black", label="$D_2$: a neighbour"),
+                Patch(fc=FIRST_COLOR, label=_("$D_1$: answers 1, 3, 8, 2, 12")),
+                Patch(fc=SECOND_COLOR, hatch="//", ec="black", label=_("$D_2$: a neighbour")),
             ],
             loc="upper left",
             fontsize=8.5,
@@ -422,12 +459,12 @@ class AboveThresholdLaw(Explorer):
         (self.losses,) = right.plot([], [], "D", color=PLAIN_COLOR, ms=7, mec="black")
         self.moving(self.band, self.upper, self.lower, self.stems, self.losses)
         self.moving(*self.first_bars.patches, *self.second_bars.patches)
-        right.set_xticks(x, self.labels)
+        right.set_xticks(x, shown_labels)
         right.set_xlim(-0.6, 5.6)
         right.set_ylim(-5.5, 5.5)
-        right.set_xlabel("outcome")
-        right.set_ylabel(r"privacy loss $\ln(P_1/P_2)$ (nats)")
-        right.set_title(r"each outcome's loss, within $\pm\varepsilon$")
+        right.set_xlabel(_("outcome"))
+        right.set_ylabel(_(r"privacy loss $\ln(P_1/P_2)$ (nats)"))
+        right.set_title(_(r"each outcome's loss, within $\pm\varepsilon$"))
         legend_beside(
             right,
             [
@@ -438,7 +475,7 @@ class AboveThresholdLaw(Explorer):
                     marker="D",
                     mec="black",
                     lw=1.5,
-                    label="loss of the outcome",
+                    label=_("loss of the outcome"),
                 ),
                 Line2D([], [], color=GOOD_COLOR, ls="--", lw=1.2, label=r"$\pm\varepsilon$"),
             ],
@@ -478,15 +515,12 @@ class AboveThresholdLaw(Explorer):
     def numbers(self):
         """The readout beside MANY-3: the numbers it shows at the current setting."""
         s = self.state
-        table = {
-            f"$D_1$: stop at {label}" if label != "none" else "$D_1$: none above": value
-            for label, value in zip(self.labels, s["first"], strict=True)
-        }
+        table = dict(zip(self.stop_keys, s["first"], strict=True))
         worst = int(np.argmax(np.abs(s["losses"])))
-        table["largest |loss| (nats)"] = float(np.abs(s["losses"][worst]))
-        table["at the outcome"] = self.labels[worst]
-        table[r"$\varepsilon$ (nats)"] = s["epsilon"]
-        table[r"largest |loss| in units of $\varepsilon$"] = float(
+        table[N_("largest |loss| (nats)")] = float(np.abs(s["losses"][worst]))
+        table[N_("at the outcome")] = _(self.labels[worst])
+        table[N_(r"$\varepsilon$ (nats)")] = s["epsilon"]
+        table[N_(r"largest |loss| in units of $\varepsilon$")] = float(
             np.abs(s["losses"][worst]) / s["epsilon"]
         )
         return table
@@ -496,12 +530,19 @@ class AboveThresholdLaw(Explorer):
         s = self.state
         worst = int(np.argmax(np.abs(s["losses"])))
         law = ", ".join(f"{value:.4g}" for value in s["first"])
-        return (
-            f"Probability that AboveThreshold stops at each of the 5 queries or at none, on "
-            f"D1 and on a neighbour D2 ({s['neighbour']}), at threshold {s['threshold']:g} and "
-            f"epsilon {s['epsilon']:.4g}; on D1: {law}. Every outcome's privacy loss lies "
-            f"within plus or minus epsilon: the largest, at outcome {self.labels[worst]}, is "
-            f"{abs(s['losses'][worst]):.4g}."
+        return _(
+            "Probability that AboveThreshold stops at each of the 5 queries or at none, on "
+            "D1 and on a neighbour D2 ({neighbour}), at threshold {threshold:g} and "
+            "epsilon {epsilon:.4g}; on D1: {law}. Every outcome's privacy loss lies "
+            "within plus or minus epsilon: the largest, at outcome {outcome}, is "
+            "{largest_loss:.4g}."
+        ).format(
+            neighbour=_(s["neighbour"]),
+            threshold=s["threshold"],
+            epsilon=s["epsilon"],
+            law=law,
+            outcome=_(self.labels[worst]),
+            largest_loss=abs(s["losses"][worst]),
         )
 
 
@@ -536,22 +577,22 @@ class BrokenVariants(Explorer):
     """
 
     figure_id = "MANY-4"
-    title = "Broken sparse-vector variants: their privacy loss grows with the queries"
+    title = N_("Broken sparse-vector variants: their privacy loss grows with the queries")
     controls = {
         "epsilon": EPSILON.replace(
-            label=r"$\varepsilon$ (claimed)",
+            label=N_(r"$\varepsilon$ (claimed)"),
             minimum=0.1,
             maximum=3.0,
             on_release=True,
-            description="the epsilon each variant claims",
+            description=N_("the epsilon each variant claims"),
         ),
         "queries": Control(
-            "queries $m$",
+            N_("queries $m$"),
             1,
             MAX_QUERIES,
             integer=True,
             on_release=True,
-            description="number of queries asked",
+            description=N_("number of queries asked"),
         ),
     }
     defaults = {"epsilon": 1.0, "queries": 20}
@@ -572,20 +613,21 @@ class BrokenVariants(Explorer):
         self.moving(self.promise, self.no_stop, self.released, self.above, self.here, self.marks)
         ax.set_xlim(0, MAX_QUERIES + 1)
         ax.set_ylim(0, 14)
-        ax.set_xlabel("number of queries $m$")
-        ax.set_ylabel(r"worst loss, in units of claimed $\varepsilon$")
-        ax.set_title("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
+        ax.set_xlabel(_("number of queries $m$"))
+        ax.set_ylabel(_(r"worst loss, in units of claimed $\varepsilon$"))
+        ax.set_title(
+            _("MANY-4 · the worst outcome's privacy loss, on neighbours built to break it")
+        )
         legend_beside(
             ax,
             [
-                Line2D([], [], color=SECOND_COLOR, lw=2, label="no stop after a positive"),
-                Line2D([], [], color=PURPLE, lw=2, ls="--", label="releases the noisy answer"),
+                Line2D([], [], color=SECOND_COLOR, lw=2, label=_("no stop after a positive")),
+                Line2D([], [], color=PURPLE, lw=2, ls="--", label=_("releases the noisy answer")),
                 Line2D(
                     [],
                     [],
                     color="none",
-                    label="no noise on the answers:\n"
-                    r"$\infty$ from $m = 2$ (off the chart)",
+                    label=_("no noise on the answers:\n$\\infty$ from $m = 2$ (off the chart)"),
                 ),
                 Line2D(
                     [],
@@ -594,10 +636,12 @@ class BrokenVariants(Explorer):
                     marker="D",
                     mec="black",
                     ls=":",
-                    label="AboveThreshold,\nsame neighbours",
+                    label=_("AboveThreshold,\nsame neighbours"),
                 ),
-                Line2D([], [], color=GOOD_COLOR, lw=1.2, label=r"the promise: $\varepsilon$"),
-                Line2D([], [], color="black", marker="o", ls="none", label="at the slider's $m$"),
+                Line2D([], [], color=GOOD_COLOR, lw=1.2, label=_(r"the promise: $\varepsilon$")),
+                Line2D(
+                    [], [], color="black", marker="o", ls="none", label=_("at the slider's $m$")
+                ),
             ],
         )
 
@@ -635,27 +679,38 @@ class BrokenVariants(Explorer):
         s = self.state
         unit = s["epsilon"]
         return {
-            r"claimed $\varepsilon$ (nats)": s["epsilon"],
-            r"worst loss in units of $\varepsilon$: no stop": s["no_stop"] / unit,
-            r"worst loss in units of $\varepsilon$: releases the answer": s["released"] / unit,
-            r"worst loss in units of $\varepsilon$: no answer noise": s["no_noise"] / unit,
-            r"worst loss in units of $\varepsilon$: AboveThreshold": s["above"] / unit,
-            r"no stop passes $\varepsilon$ from $m$ =": s["first_over"]["no stop"] or "never",
-            r"release passes $\varepsilon$ from $m$ =": s["first_over"]["released"] or "never",
+            N_(r"claimed $\varepsilon$ (nats)"): s["epsilon"],
+            N_(r"worst loss in units of $\varepsilon$: no stop"): s["no_stop"] / unit,
+            N_(r"worst loss in units of $\varepsilon$: releases the answer"): s["released"] / unit,
+            N_(r"worst loss in units of $\varepsilon$: no answer noise"): s["no_noise"] / unit,
+            N_(r"worst loss in units of $\varepsilon$: AboveThreshold"): s["above"] / unit,
+            N_(r"no stop passes $\varepsilon$ from $m$ ="): (
+                s["first_over"]["no stop"] or _("never")
+            ),
+            N_(r"release passes $\varepsilon$ from $m$ ="): (
+                s["first_over"]["released"] or _("never")
+            ),
         }
 
     def description(self):
         """MANY-4 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         unit = s["epsilon"]
-        return (
-            f"Worst privacy loss of three broken sparse-vector variants against the number of "
-            f"queries, in units of the claimed epsilon {s['epsilon']:.4g}, each on neighbours "
-            f"built to break it. At m = {s['queries']}: no stop "
-            f"{_scientific(s['no_stop'] / unit)}, releasing the noisy answer "
-            f"{_scientific(s['released'] / unit)}, no answer noise "
-            f"{_scientific(s['no_noise'] / unit)}; AboveThreshold on the same neighbours "
-            f"{_scientific(s['above'] / unit)}, within its epsilon."
+        return _(
+            "Worst privacy loss of three broken sparse-vector variants against the number of "
+            "queries, in units of the claimed epsilon {epsilon:.4g}, each on neighbours "
+            "built to break it. At m = {queries}: no stop "
+            "{no_stop}, releasing the noisy answer "
+            "{released}, no answer noise "
+            "{no_noise}; AboveThreshold on the same neighbours "
+            "{above_threshold}, within its epsilon."
+        ).format(
+            epsilon=s["epsilon"],
+            queries=s["queries"],
+            no_stop=_scientific(s["no_stop"] / unit),
+            released=_scientific(s["released"] / unit),
+            no_noise=_scientific(s["no_noise"] / unit),
+            above_threshold=_scientific(s["above"] / unit),
         )
 
 
@@ -667,10 +722,10 @@ class BrokenVariants(Explorer):
 def _compared(ratio):
     """How Sparse's noise compares with answering all: "20 times smaller", "2 times larger"."""
     if math.isclose(ratio, 1.0, rel_tol=1e-12):
-        return "the same"
+        return _("the same")
     if ratio > 1.0:
-        return f"{ratio:.4g} times smaller"
-    return f"{1.0 / ratio:.4g} times larger"
+        return _("{ratio:.4g} times smaller").format(ratio=ratio)
+    return _("{ratio:.4g} times larger").format(ratio=1.0 / ratio)
 
 
 @register
@@ -692,13 +747,17 @@ class SparseSavings(Explorer):
     """
 
     figure_id = "MANY-5"
-    title = "What sparse vector saves: noise that grows with c, not with m"
+    title = N_("What sparse vector saves: noise that grows with c, not with m")
     controls = {
         "queries": Control(
-            "queries $m$", 100, 5000, integer=True, description="number of queries asked"
+            N_("queries $m$"), 100, 5000, integer=True, description=N_("number of queries asked")
         ),
         "positives": Control(
-            "positives $c$", 1, 100, integer=True, description="queries above the threshold"
+            N_("positives $c$"),
+            1,
+            100,
+            integer=True,
+            description=N_("queries above the threshold"),
         ),
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
     }
@@ -735,10 +794,10 @@ class SparseSavings(Explorer):
         for ax in self.axes:
             ax.set_xscale("log")
             ax.set_yscale("log")
-            ax.set_xlabel("positives $c$ (up to $m$)")
-        find.set_ylabel("Laplace scale on each answer")
-        find.set_title(r"MANY-5 · which $c$ are above, $\varepsilon$ in all", fontsize=10)
-        publish.set_title(r"which $c$, and their answers, $\varepsilon$ in all", fontsize=10)
+            ax.set_xlabel(_("positives $c$ (up to $m$)"))
+        find.set_ylabel(_("Laplace scale on each answer"))
+        find.set_title(_(r"MANY-5 · which $c$ are above, $\varepsilon$ in all"), fontsize=10)
+        publish.set_title(_(r"which $c$, and their answers, $\varepsilon$ in all"), fontsize=10)
         legend_beside(
             publish,
             [
@@ -747,7 +806,7 @@ class SparseSavings(Explorer):
                     [],
                     color=FIRST_COLOR,
                     lw=2,
-                    label="Sparse at $\\varepsilon$:\ncompared, $4c/\\varepsilon$",
+                    label=_("Sparse at $\\varepsilon$:\ncompared, $4c/\\varepsilon$"),
                 ),
                 Line2D(
                     [],
@@ -755,7 +814,7 @@ class SparseSavings(Explorer):
                     color=PURPLE,
                     lw=2,
                     ls="-.",
-                    label="Sparse at $\\varepsilon/2$:\ncompared, $8c/\\varepsilon$",
+                    label=_("Sparse at $\\varepsilon/2$:\ncompared, $8c/\\varepsilon$"),
                 ),
                 Line2D(
                     [],
@@ -763,7 +822,7 @@ class SparseSavings(Explorer):
                     color=GOOD_COLOR,
                     lw=2,
                     ls="--",
-                    label="$c$ answers at $\\varepsilon/2$:\npublished, $2c/\\varepsilon$",
+                    label=_("$c$ answers at $\\varepsilon/2$:\npublished, $2c/\\varepsilon$"),
                 ),
                 Line2D(
                     [],
@@ -771,9 +830,11 @@ class SparseSavings(Explorer):
                     color=BOUND_COLOR,
                     lw=2,
                     ls=":",
-                    label="all $m$ answered at $\\varepsilon$:\n$m/\\varepsilon$ each",
+                    label=_("all $m$ answered at $\\varepsilon$:\n$m/\\varepsilon$ each"),
                 ),
-                Line2D([], [], color="black", marker="o", ls="none", label="at the slider's $c$"),
+                Line2D(
+                    [], [], color="black", marker="o", ls="none", label=_("at the slider's $c$")
+                ),
                 Line2D(
                     [],
                     [],
@@ -781,7 +842,7 @@ class SparseSavings(Explorer):
                     marker="X",
                     mec="black",
                     ls="none",
-                    label="where Sparse\nstops winning",
+                    label=_("where Sparse\nstops winning"),
                 ),
             ],
             fontsize=8.5,
@@ -823,34 +884,48 @@ class SparseSavings(Explorer):
         s = self.state
         scales = s["scales"]
         return {
-            r"which $c$: Sparse at $\varepsilon$, threshold noise": scales.threshold,
-            r"which $c$: Sparse at $\varepsilon$, compared answers": scales.comparison,
-            r"with answers: Sparse at $\varepsilon/2$, compared": scales.comparison_when_publishing,
-            r"with answers: $c$ published at $\varepsilon/2$": scales.released,
-            r"all $m$ answered at $\varepsilon$: each": scales.all_answers,
-            "which c: Sparse's noise against all m": _compared(
+            N_(r"which $c$: Sparse at $\varepsilon$, threshold noise"): scales.threshold,
+            N_(r"which $c$: Sparse at $\varepsilon$, compared answers"): scales.comparison,
+            N_(r"with answers: Sparse at $\varepsilon/2$, compared"): (
+                scales.comparison_when_publishing
+            ),
+            N_(r"with answers: $c$ published at $\varepsilon/2$"): scales.released,
+            N_(r"all $m$ answered at $\varepsilon$: each"): scales.all_answers,
+            N_("which c: Sparse's noise against all m"): _compared(
                 scales.all_answers / scales.comparison
             ),
-            "published: Sparse's noise against all m": _compared(
+            N_("published: Sparse's noise against all m"): _compared(
                 scales.all_answers / scales.released
             ),
-            "Sparse finds with less noise while c <": s["queries"] / 4,
-            "Sparse publishes with less noise while c <": s["queries"] / 2,
+            N_("Sparse finds with less noise while c <"): s["queries"] / 4,
+            N_("Sparse publishes with less noise while c <"): s["queries"] / 2,
         }
 
     def description(self):
         """MANY-5 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
         scales = s["scales"]
-        return (
-            f"Laplace noise scale on each answer against the number of positives c, for "
-            f"{s['queries']} queries and epsilon {s['epsilon']:.4g} in all. At c = "
-            f"{s['positives']}, to find which queries are above the threshold Sparse compares "
-            f"answers with {scales.comparison:.4g} against {scales.all_answers:.4g} for "
-            f"answering all, {_compared(scales.all_answers / scales.comparison)}; to publish "
-            f"their answers too it puts {scales.released:.4g} on each, "
-            f"{_compared(scales.all_answers / scales.released)}, and searches with "
-            f"{scales.comparison_when_publishing:.4g}. Sparse finds with less noise while c is "
-            f"below {s['queries'] / 4:g} and publishes with less while c is below "
-            f"{s['queries'] / 2:g}."
+        return _(
+            "Laplace noise scale on each answer against the number of positives c, for "
+            "{queries} queries and epsilon {epsilon:.4g} in all. At c = "
+            "{positives}, to find which queries are above the threshold Sparse compares "
+            "answers with {comparison:.4g} against {all_answers:.4g} for "
+            "answering all, {comparison_against_all}; to publish "
+            "their answers too it puts {released:.4g} on each, "
+            "{released_against_all}, and searches with "
+            "{comparison_when_publishing:.4g}. Sparse finds with less noise while c is "
+            "below {finds_below:g} and publishes with less while c is below "
+            "{publishes_below:g}."
+        ).format(
+            queries=s["queries"],
+            epsilon=s["epsilon"],
+            positives=s["positives"],
+            comparison=scales.comparison,
+            all_answers=scales.all_answers,
+            comparison_against_all=_compared(scales.all_answers / scales.comparison),
+            released=scales.released,
+            released_against_all=_compared(scales.all_answers / scales.released),
+            comparison_when_publishing=scales.comparison_when_publishing,
+            finds_below=s["queries"] / 4,
+            publishes_below=s["queries"] / 2,
         )

@@ -18,6 +18,8 @@ from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Contro
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.style import BAD_COLOR, BLUE, ORANGE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 from dplearn.mechanisms import (
     central_interval,
     sample_laplace_inverse_cdf,
@@ -35,7 +37,7 @@ __all__ = [
 
 FIRST_COLOR, SECOND_COLOR, IMPOSSIBLE_COLOR, EXACT_COLOR = BLUE, ORANGE, BAD_COLOR, "black"
 #: NOISE-LEAK's readout name of the share of outputs only one answer can give.
-INFINITE_LOSS_NAME = r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)"
+INFINITE_LOSS_NAME = N_(r"$\Pr[\mathcal{L} = \infty]$ (Monte Carlo)")
 
 
 def kde_curve(data, grid, bw_adjust=1.0):
@@ -85,10 +87,12 @@ class InverseCdfSampling(_SeededExplorer):
     """
 
     figure_id = "NOISE-1"
-    title = "Laplace samples by the inverse CDF against the density"
+    title = N_("Laplace samples by the inverse CDF against the density")
     controls = {
         "scale": SCALE.replace(minimum=0.5, maximum=5.0),
-        "samples": Control("samples $n$", 100, 20000, integer=True, description="samples drawn"),
+        "samples": Control(
+            N_("samples $n$"), 100, 20000, integer=True, description=N_("samples drawn")
+        ),
     }
     defaults = {"scale": 1.0, "samples": 1000}
     figsize = (10.0, 3.8)
@@ -116,17 +120,19 @@ class InverseCdfSampling(_SeededExplorer):
         map_axes.text(
             0.03,
             -0.85 * self.limit,
-            r"$U = -1/2$: $\ln 0$, $X = -\infty$"
-            "\n(np.random.random()\n− 0.5 can return\nexactly −1/2)",
+            _(
+                r"$U = -1/2$: $\ln 0$, $X = -\infty$"
+                "\n(np.random.random()\n− 0.5 can return\nexactly −1/2)"
+            ),
             fontsize=9,
             color=IMPOSSIBLE_COLOR,
         )
         map_axes.set(
             xlim=(-0.55, 0.55),
             ylim=(-self.limit, self.limit),
-            xlabel="uniform draw $U$",
-            ylabel=r"noise $X = -b\,\mathrm{sgn}(U)\,\ln(1 - 2|U|)$",
-            title="inverse CDF: $U$ on the open interval $(-1/2, 1/2)$",
+            xlabel=_("uniform draw $U$"),
+            ylabel=_(r"noise $X = -b\,\mathrm{sgn}(U)\,\ln(1 - 2|U|)$"),
+            title=_("inverse CDF: $U$ on the open interval $(-1/2, 1/2)$"),
         )
         self._bars = self.moving(
             hist_axes.stairs(
@@ -135,18 +141,18 @@ class InverseCdfSampling(_SeededExplorer):
                 fill=True,
                 color=FIRST_COLOR,
                 alpha=0.45,
-                label="histogram of the samples",
+                label=_("histogram of the samples"),
             )
         )
         self._density = self.moving(
-            hist_axes.plot([], [], color=EXACT_COLOR, lw=1.5, label="Laplace density")[0]
+            hist_axes.plot([], [], color=EXACT_COLOR, lw=1.5, label=_("Laplace density"))[0]
         )
         hist_axes.set(
             xlim=(-self.limit, self.limit),
             ylim=(0, 1.1),
-            xlabel="noise $X$",
-            ylabel="density",
-            title=r"samples against the density ($\mu = 0$)",
+            xlabel=_("noise $X$"),
+            ylabel=_("density"),
+            title=_(r"samples against the density ($\mu = 0$)"),
         )
         hist_axes.legend(loc="upper right", fontsize=9)
 
@@ -154,7 +160,7 @@ class InverseCdfSampling(_SeededExplorer):
         scale = float(check.positive("scale", scale))
         samples = check.whole("samples", samples, 1, self._standard.size)
         noise = self._standard[:samples] * scale
-        counts, _ = np.histogram(noise, self._edges)
+        counts = np.histogram(noise, self._edges)[0]
         heights = counts / (samples * np.diff(self._edges))
         uniform = self._uniform
         mapped = -scale * np.sign(uniform) * np.log1p(-2.0 * np.abs(uniform))
@@ -169,23 +175,28 @@ class InverseCdfSampling(_SeededExplorer):
     def description(self):
         """NOISE-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the inverse CDF that turns uniform draws into Laplace noise of scale "
-            f"b = {spoken(p['scale'])}; right: a histogram of {say('samples')} samples "
-            f"against the density. Their mean absolute value is {say('mean')} (exact: b), "
-            f"and a Kolmogorov-Smirnov test gives p = {say('p-value')}."
+            "b = {scale}; right: a histogram of {samples} samples "
+            "against the density. Their mean absolute value is {mean_absolute} (exact: b), "
+            "and a Kolmogorov-Smirnov test gives p = {p_value}."
+        ).format(
+            scale=spoken(p["scale"]),
+            samples=say("samples"),
+            mean_absolute=say("mean"),
+            p_value=say("p-value"),
         )
 
     def numbers(self):
         """The readout beside NOISE-1: the numbers it shows at the current setting."""
         post = floating_point.post_noisy_digit(-0.5)
         return {
-            "samples": self.params["samples"],
-            "KS test p-value": float(self._fit.pvalue),
-            "KS statistic": float(self._fit.statistic),
-            r"mean $|X|$ (exact: $b$)": float(np.mean(np.abs(self._noise))),
-            "share outside the plot": self._outside,
-            "post's rounded noise at $U = -1/2$": post,
+            N_("samples"): self.params["samples"],
+            N_("KS test p-value"): float(self._fit.pvalue),
+            N_("KS statistic"): float(self._fit.statistic),
+            N_(r"mean $|X|$ (exact: $b$)"): float(np.mean(np.abs(self._noise))),
+            N_("share outside the plot"): self._outside,
+            N_("post's rounded noise at $U = -1/2$"): post,
         }
 
 
@@ -197,12 +208,14 @@ class OneDimensionalQuery(_SeededExplorer):
     """
 
     figure_id = "NOISE-2"
-    title = "How many noisy answers land within the tolerance"
+    title = N_("How many noisy answers land within the tolerance")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
         "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0),
-        "tolerance": Control("tolerance", 0, 20, integer=True, description="allowed error"),
-        "answers": Control("answers $n$", 10, 300, integer=True, description="noisy answers"),
+        "tolerance": Control(N_("tolerance"), 0, 20, integer=True, description=N_("allowed error")),
+        "answers": Control(
+            N_("answers $n$"), 10, 300, integer=True, description=N_("noisy answers")
+        ),
     }
     defaults = {"epsilon": 1.0, "sensitivity": 1.0, "tolerance": 5, "answers": 100}
     figsize = (10.0, 3.8)
@@ -221,7 +234,7 @@ class OneDimensionalQuery(_SeededExplorer):
         self._edges = np.arange(truth - self.reach - 0.5, truth + self.reach + 1.5)
         self._band = self.moving(
             answers_axes.axvspan(
-                truth - 5.5, truth + 5.5, color="0.6", alpha=0.3, label="within tolerance"
+                truth - 5.5, truth + 5.5, color="0.6", alpha=0.3, label=_("within tolerance")
             )
         )
         self._bars = self.moving(
@@ -231,16 +244,16 @@ class OneDimensionalQuery(_SeededExplorer):
                 fill=True,
                 color=FIRST_COLOR,
                 alpha=0.7,
-                label="noisy answers (one experiment)",
+                label=_("noisy answers (one experiment)"),
             )
         )
-        answers_axes.axvline(truth, color=EXACT_COLOR, lw=1, label="true answer 3000")
+        answers_axes.axvline(truth, color=EXACT_COLOR, lw=1, label=_("true answer 3000"))
         answers_axes.set(
             xlim=(truth - self.reach - 0.5, truth + self.reach + 0.5),
             ylim=(0, 1.0),
-            xlabel="rounded noisy answer",
-            ylabel="share of the answers",
-            title="one experiment: $n$ rounded noisy answers",
+            xlabel=_("rounded noisy answer"),
+            ylabel=_("share of the answers"),
+            title=_("one experiment: $n$ rounded noisy answers"),
         )
         # Misses (answers outside the tolerance) on a fixed axis; the last bin holds
         # every count from ``most_misses`` up.
@@ -252,7 +265,7 @@ class OneDimensionalQuery(_SeededExplorer):
                 fill=True,
                 color=FIRST_COLOR,
                 alpha=0.45,
-                label=f"{self.experiments} simulated experiments",
+                label=_("{experiments} simulated experiments").format(experiments=self.experiments),
             )
         )
         # Probabilities of 0 and 1 lie on the axes' bottom and top: drawn whole there (and
@@ -263,22 +276,24 @@ class OneDimensionalQuery(_SeededExplorer):
             "o",
             color=EXACT_COLOR,
             ms=4,
-            label="exact binomial probability",
+            label=_("exact binomial probability"),
             clip_on=False,
             in_layout=False,
         )
         self.moving(self._pmf)
         self._shown = self.moving(
-            count_axes.axvline(0.0, color=SECOND_COLOR, lw=1.5, label="the experiment on the left")
+            count_axes.axvline(
+                0.0, color=SECOND_COLOR, lw=1.5, label=_("the experiment on the left")
+            )
         )
         count_axes.set(
             xlim=(-0.5, self.most_misses + 0.5),
             ylim=(0, 1.0),
             xticks=[0, 5, 10, 15, 20, 25, self.most_misses],
             xticklabels=["0", "5", "10", "15", "20", "25", f"≥{self.most_misses}"],
-            xlabel="answers outside the tolerance (misses)",
-            ylabel="probability",
-            title="misses over repeated experiments",
+            xlabel=_("answers outside the tolerance (misses)"),
+            ylabel=_("probability"),
+            title=_("misses over repeated experiments"),
         )
         # Under the axes: the true answer's line runs up the middle of the left one, and
         # the experiment's line moves across the right one.
@@ -295,7 +310,7 @@ class OneDimensionalQuery(_SeededExplorer):
         counts = inside.sum(axis=1)
         probability = within_tolerance_probability(epsilon, sensitivity, tolerance)
         shown = self.true_answer + noise[0]
-        histogram, _ = np.histogram(shown, self._edges)
+        histogram = np.histogram(shown, self._edges)[0]
         top = self.most_misses
         misses = np.minimum(answers - counts, top)
         frequency = np.bincount(misses, minlength=top + 1) / self.experiments
@@ -323,28 +338,35 @@ class OneDimensionalQuery(_SeededExplorer):
     def description(self):
         """NOISE-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: a histogram of noisy answers to a sum of 3000 (Laplace noise of scale "
-            f"{say('noise scale')}, rounded), with the tolerance plus or minus "
-            f"{spoken(p['tolerance'])} marked: {say('this experiment')} landed within. "
+            "{scale}, rounded), with the tolerance plus or minus "
+            "{tolerance} marked: {within} landed within. "
             "Right: how many answers miss, over many simulated experiments, against the exact "
-            f"binomial chances; one answer is within with chance {say('exact $')}, all "
-            f"{spoken(p['answers'])} at once with {say('within], exact')}."
+            "binomial chances; one answer is within with chance {probability}, all "
+            "{answers} at once with {all_probability}."
+        ).format(
+            scale=say("noise scale"),
+            tolerance=spoken(p["tolerance"]),
+            within=say("this experiment"),
+            probability=say("exact $"),
+            answers=spoken(p["answers"]),
+            all_probability=say("within], exact"),
         )
 
     def numbers(self):
         """The readout beside NOISE-2: the numbers it shows at the current setting."""
         v = self._values
         return {
-            r"noise scale $b = \Delta/\varepsilon$": v["scale"],
-            r"exact $\Pr$[within tolerance]": v["probability"],
-            "answers within (this experiment)": f"{v['shown']} of {v['answers']}",
-            r"expected count $n \cdot p$": v["answers"] * v["probability"],
-            "mean count over experiments": v["mean"],
-            r"$\Pr$[all $n$ within], exact": v["all_inside"],
-            r"$\Pr$[all $n$ within], simulated": v["observed_all"],
-            "answers beyond the plot": v["off_plot"],
-            "the post saw": "99 of 100",
+            N_(r"noise scale $b = \Delta/\varepsilon$"): v["scale"],
+            N_(r"exact $\Pr$[within tolerance]"): v["probability"],
+            N_("answers within (this experiment)"): _count_of(v["shown"], v["answers"]),
+            N_(r"expected count $n \cdot p$"): v["answers"] * v["probability"],
+            N_("mean count over experiments"): v["mean"],
+            N_(r"$\Pr$[all $n$ within], exact"): v["all_inside"],
+            N_(r"$\Pr$[all $n$ within], simulated"): v["observed_all"],
+            N_("answers beyond the plot"): v["off_plot"],
+            N_("the post saw"): _count_of(99, 100),
         }
 
 
@@ -356,20 +378,27 @@ class TwoDimensionalQuery(_SeededExplorer):
     """
 
     figure_id = "NOISE-3"
-    title = "Two coordinates, one budget: absolute and relative error"
+    title = N_("Two coordinates, one budget: absolute and relative error")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
         "share": Control(
-            "ε share of 2nd", 0.05, 0.95, step=0.01, description="share of epsilon for the 10"
+            N_("ε share of 2nd"),
+            0.05,
+            0.95,
+            step=0.01,
+            description=N_("share of epsilon for the 10"),
         ),
         "sensitivity_first": SENSITIVITY.replace(
-            label=r"$\Delta$ of 1st",
+            label=N_(r"$\Delta$ of 1st"),
             minimum=0.5,
             maximum=10.0,
-            description="sensitivity of the 3000",
+            description=N_("sensitivity of the 3000"),
         ),
         "sensitivity_second": SENSITIVITY.replace(
-            label=r"$\Delta$ of 2nd", minimum=0.5, maximum=10.0, description="sensitivity of the 10"
+            label=N_(r"$\Delta$ of 2nd"),
+            minimum=0.5,
+            maximum=10.0,
+            description=N_("sensitivity of the 10"),
         ),
     }
     defaults = {"epsilon": 1.0, "share": 0.2, "sensitivity_first": 4.0, "sensitivity_second": 1.0}
@@ -388,8 +417,8 @@ class TwoDimensionalQuery(_SeededExplorer):
         self._edges = []
         self._bars = []
         for axes, truth, color, name in (
-            (first_axes, self.true_answers[0], FIRST_COLOR, "1st coordinate (true 3000)"),
-            (second_axes, self.true_answers[1], SECOND_COLOR, "2nd coordinate (true 10)"),
+            (first_axes, self.true_answers[0], FIRST_COLOR, _("1st coordinate (true 3000)")),
+            (second_axes, self.true_answers[1], SECOND_COLOR, _("2nd coordinate (true 10)")),
         ):
             # Bins of five whole numbers, one centred on the true value.
             edges = np.arange(truth - self.reach - 2.5, truth + self.reach + 3.0, 5.0)
@@ -404,13 +433,13 @@ class TwoDimensionalQuery(_SeededExplorer):
                 xlim=(truth - self.reach, truth + self.reach),
                 # A bin 5 wide holds at most all the mass: density <= 1/5.
                 ylim=(0, 0.21),
-                xlabel="rounded noisy answer",
-                ylabel="density",
+                xlabel=_("rounded noisy answer"),
+                ylabel=_("density"),
                 title=name,
             )
-        second_axes.axvline(0, color=IMPOSSIBLE_COLOR, lw=1, ls=":", label="zero")
+        second_axes.axvline(0, color=IMPOSSIBLE_COLOR, lw=1, ls=":", label=_("zero"))
         self._interval = self.moving(
-            second_axes.axvspan(0, 1, color="0.8", zorder=0.5, label="central interval")
+            second_axes.axvspan(0, 1, color="0.8", zorder=0.5, label=_("central interval"))
         )
         second_axes.legend(loc="upper right", fontsize=9)
         positions = np.arange(2)
@@ -421,12 +450,12 @@ class TwoDimensionalQuery(_SeededExplorer):
                 bottom=1e-5,
                 color=[FIRST_COLOR, SECOND_COLOR],
                 alpha=0.6,
-                label="observed",
+                label=_("observed"),
             )
         )
         self.moving(*self._error_bars)
         (self._exact_error,) = error_axes.plot(
-            positions, [1e-3, 1e-3], "_", color=EXACT_COLOR, ms=30, mew=2, label="exact"
+            positions, [1e-3, 1e-3], "_", color=EXACT_COLOR, ms=30, mew=2, label=_("exact")
         )
         self.moving(self._exact_error)
         error_axes.set(
@@ -435,8 +464,8 @@ class TwoDimensionalQuery(_SeededExplorer):
             xlim=(-0.6, 1.6),
             xticks=positions,
             xticklabels=["3000", "10"],
-            ylabel="mean $|$error$|$ / true value",
-            title="relative error",
+            ylabel=_("mean $|$error$|$ / true value"),
+            title=_("relative error"),
         )
         # The 30-point bar marker is wider than a legend handle: scaled down, it stays
         # in its frame instead of running from the spine into the label.
@@ -489,36 +518,48 @@ class TwoDimensionalQuery(_SeededExplorer):
     def description(self):
         """NOISE-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"A query returning 3000 and 10 with the budget ε = {spoken(p['epsilon'])} split "
-            f"{say('spent')}: noise of scale {say('scale of')} on the two, so the relative "
-            f"error is {say('1st (exact)')} on the first and {say('2nd (exact)')} on the "
-            f"second, whose answers run from {say('min to max')}, a share "
-            f"{say('negative')} of them below zero."
+        return _(
+            "A query returning 3000 and 10 with the budget ε = {epsilon} split "
+            "{split}: noise of scale {scales} on the two, so the relative "
+            "error is {first_error} on the first and {second_error} on the "
+            "second, whose answers run from {answer_range}, a share "
+            "{negative} of them below zero."
+        ).format(
+            epsilon=spoken(p["epsilon"]),
+            split=say("spent"),
+            scales=say("scale of"),
+            first_error=say("1st (exact)"),
+            second_error=say("2nd (exact)"),
+            answer_range=say("min to max"),
+            negative=say("negative"),
         )
 
     def numbers(self):
         """The readout beside NOISE-3: the numbers it shows at the current setting."""
         v = self._values
         low, high, coverage = v["interval"]
+        budgets = f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}"
+        central = N_("2nd: central {coverage:.1%}").format(coverage=coverage)
         return {
-            r"$\varepsilon$ spent on 1st / 2nd": f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}",
-            "scale of 1st / 2nd": f"{v['scales'][0]:.3g} / {v['scales'][1]:.3g}",
-            "relative error 1st (exact)": v["exact_error"][0],
-            "relative error 2nd (exact)": v["exact_error"][1],
-            "relative error 2nd (observed)": v["observed_error"][1],
-            f"2nd: central {coverage:.1%}": f"{low} to {high}",
-            "2nd: observed min to max": f"{v['extremes'][0]:.0f} to {v['extremes'][1]:.0f}",
-            "2nd: share of negative answers": v["negative"],
-            "the post says (2nd)": "2 to 16",
+            N_(r"$\varepsilon$ spent on 1st / 2nd"): budgets,
+            N_("scale of 1st / 2nd"): f"{v['scales'][0]:.3g} / {v['scales'][1]:.3g}",
+            N_("relative error 1st (exact)"): v["exact_error"][0],
+            N_("relative error 2nd (exact)"): v["exact_error"][1],
+            N_("relative error 2nd (observed)"): v["observed_error"][1],
+            central: _span(low, high),
+            N_("2nd: observed min to max"): _span(
+                f"{v['extremes'][0]:.0f}", f"{v['extremes'][1]:.0f}"
+            ),
+            N_("2nd: share of negative answers"): v["negative"],
+            N_("the post says (2nd)"): _span(2, 16),
         }
 
 
 #: histplot's two ways of binning: `bins` bins of equal width, or ``discrete=True``.
 BINNING = Choice(
-    "binning",
-    ("equal width", "one per integer"),
-    description="histplot: bins of equal width, or discrete=True",
+    N_("binning"),
+    (N_("equal width"), N_("one per integer")),
+    description=N_("histplot: bins of equal width, or discrete=True"),
 )
 
 
@@ -534,10 +575,10 @@ class SeabornHistogram(_SeededExplorer):
     """
 
     figure_id = "NOISE-4"
-    title = "Histogram and kernel density of the noisy answers (seaborn's current API)"
+    title = N_("Histogram and kernel density of the noisy answers (seaborn's current API)")
     controls = {
         "bins": Control(
-            "bins",
+            N_("bins"),
             3,
             20,
             integer=True,
@@ -582,9 +623,9 @@ class SeabornHistogram(_SeededExplorer):
         axes.set(
             xlim=(self._grid[0], self._grid[-1]),
             ylim=(0, 1.08 * peak),
-            xlabel="noisy answer (true answer 3000)",
-            ylabel="density",
-            title=r"100 rounded noisy answers, $\varepsilon = 1$",
+            xlabel=_("noisy answer (true answer 3000)"),
+            ylabel=_("density"),
+            title=_(r"100 rounded noisy answers, $\varepsilon = 1$"),
         )
         axes.legend(loc="upper right", fontsize=9)
 
@@ -608,20 +649,27 @@ class SeabornHistogram(_SeededExplorer):
     def description(self):
         """NOISE-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"A density histogram of {say('answers')} noisy answers, binned "
-            f"{p['binning']} with bins {say('bin width')} wide, and a kernel density curve "
-            f"of bandwidth {say('bandwidth')} (bw_adjust {spoken(p['bw_adjust'])}); the "
-            f"answers take {say('distinct')} distinct values."
+        return _(
+            "A density histogram of {answers} noisy answers, binned "
+            "{binning} with bins {bin_width} wide, and a kernel density curve "
+            "of bandwidth {bandwidth} (bw_adjust {bw_adjust}); the "
+            "answers take {distinct} distinct values."
+        ).format(
+            answers=say("answers"),
+            binning=_(p["binning"]),
+            bin_width=say("bin width"),
+            bandwidth=say("bandwidth"),
+            bw_adjust=spoken(p["bw_adjust"]),
+            distinct=say("distinct"),
         )
 
     def numbers(self):
         """The readout beside NOISE-4: the numbers it shows at the current setting."""
         return {
-            "answers": self.answers,
-            "bin width": self._bin_width,
-            "kernel bandwidth (Scott × bw_adjust)": self._bandwidth,
-            "distinct values": int(np.unique(self.data).size),
+            N_("answers"): self.answers,
+            N_("bin width"): self._bin_width,
+            N_("kernel bandwidth (Scott × bw_adjust)"): self._bandwidth,
+            N_("distinct values"): int(np.unique(self.data).size),
         }
 
 
@@ -633,11 +681,11 @@ class FloatingPointLeak(_SeededExplorer):
     """
 
     figure_id = "NOISE-LEAK"
-    title = "Floating-point Laplace noise: outputs that reveal the answer"
+    title = N_("Floating-point Laplace noise: outputs that reveal the answer")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.25, maximum=4.0),
         "position": Control(
-            "output near", -5.0, 10.0, step=0.05, description="where the zoom sits"
+            N_("output near"), -5.0, 10.0, step=0.05, description=N_("where the zoom sits")
         ),
     }
     defaults = {"epsilon": 1.0, "position": 2.0}
@@ -654,7 +702,7 @@ class FloatingPointLeak(_SeededExplorer):
         zoom_axes, share_axes = self.figure.subplots(1, 2)
         self._neighbour = self.moving(
             zoom_axes.plot(
-                [], [], "|", color=SECOND_COLOR, ms=14, mew=1, label="reachable from answer 1"
+                [], [], "|", color=SECOND_COLOR, ms=14, mew=1, label=_("reachable from answer 1")
             )[0]
         )
         self._possible = self.moving(
@@ -665,7 +713,7 @@ class FloatingPointLeak(_SeededExplorer):
                 color=FIRST_COLOR,
                 ms=6,
                 mfc="none",
-                label="from 0, also from 1",
+                label=_("from 0, also from 1"),
             )[0]
         )
         self._impossible = self.moving(
@@ -675,16 +723,16 @@ class FloatingPointLeak(_SeededExplorer):
                 "X",
                 color=IMPOSSIBLE_COLOR,
                 ms=7,
-                label=r"from 0, never from 1 ($\mathcal{L} = \infty$)",
+                label=_(r"from 0, never from 1 ($\mathcal{L} = \infty$)"),
             )[0]
         )
         zoom_axes.set(
             xlim=(-0.03, 1.03),
             ylim=(-0.6, 2.0),
             yticks=[0, 1],
-            yticklabels=["answer 1", "answer 0"],
-            xlabel="position inside the window of 32 consecutive outputs from 0",
-            title="the doubles each answer can output, zoomed",
+            yticklabels=[_("answer 1"), _("answer 0")],
+            xlabel=_("position inside the window of 32 consecutive outputs from 0"),
+            title=_("the doubles each answer can output, zoomed"),
         )
         zoom_axes.legend(loc="upper center", fontsize=9, ncols=2, handletextpad=0.2)
         self._positions = np.linspace(-5.0, 10.0, 46)
@@ -693,21 +741,27 @@ class FloatingPointLeak(_SeededExplorer):
             [],
             color=IMPOSSIBLE_COLOR,
             lw=1.5,
-            label=r"local share of $\mathcal{L} = \infty$",
+            label=_(r"local share of $\mathcal{L} = \infty$"),
         )
         self.moving(self._curve)
         self._overall = self.moving(
             share_axes.axhline(
-                0.5, color=EXACT_COLOR, ls="--", lw=1, label=r"overall $\Pr[\mathcal{L} = \infty]$"
+                0.5,
+                color=EXACT_COLOR,
+                ls="--",
+                lw=1,
+                label=_(r"overall $\Pr[\mathcal{L} = \infty]$"),
             )
         )
-        self._marker = self.moving(share_axes.axvline(0.0, color="0.5", lw=1, ls=":", label="zoom"))
+        self._marker = self.moving(
+            share_axes.axvline(0.0, color="0.5", lw=1, ls=":", label=_("zoom"))
+        )
         share_axes.set(
             xlim=(-5, 10),
             ylim=(0, 1.2),
-            xlabel="output (true answer 0; neighbour 1)",
-            ylabel="share of outputs",
-            title="outputs from 0 that 1 cannot produce",
+            xlabel=_("output (true answer 0; neighbour 1)"),
+            ylabel=_("share of outputs"),
+            title=_("outputs from 0 that 1 cannot produce"),
         )
         # Under the axes: the zoom's line crosses every height of this one.
         legend_below(self.figure, [share_axes], columnspacing=1.0, handlelength=1.5)
@@ -755,27 +809,43 @@ class FloatingPointLeak(_SeededExplorer):
     def description(self):
         """NOISE-LEAK in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"Floating-point outputs of Laplace noise (ε = {spoken(p['epsilon'])}) near "
-            f"{spoken(p['position'])}: of the doubles in the window, {say('impossible')} "
+        return _(
+            "Floating-point outputs of Laplace noise (ε = {epsilon}) near "
+            "{position}: of the doubles in the window, {impossible} "
             "can come from a true answer of 0 but never from 1, so seeing one gives the "
-            f"answer away. Such outputs have probability about {say('Monte Carlo')}, so δ "
-            f"is at least {say('at least')}."
+            "answer away. Such outputs have probability about {probability}, so δ "
+            "is at least {delta}."
+        ).format(
+            epsilon=spoken(p["epsilon"]),
+            position=spoken(p["position"]),
+            impossible=say("impossible"),
+            probability=say("Monte Carlo"),
+            delta=say("at least"),
         )
 
     def numbers(self):
         """The readout beside NOISE-LEAK: the numbers it shows at the current setting."""
         v = self._values
         return {
-            r"scale $b = 1/\varepsilon$": v["scale"],
+            N_(r"scale $b = 1/\varepsilon$"): v["scale"],
             INFINITE_LOSS_NAME: v["overall"],
-            "its standard error": v["error"],
-            r"so $\delta$ is at least": v["overall"],
-            "zoom window from": f"{v['low']:.17g}",
-            "zoom window to": f"{v['high']:.17g}",
-            "window: outputs impossible from 1": f"{v['impossible']} of {self.window}",
-            "draws of 1 landing in the window": v["neighbour"],
+            N_("its standard error"): v["error"],
+            N_(r"so $\delta$ is at least"): v["overall"],
+            N_("zoom window from"): f"{v['low']:.17g}",
+            N_("zoom window to"): f"{v['high']:.17g}",
+            N_("window: outputs impossible from 1"): _count_of(v["impossible"], self.window),
+            N_("draws of 1 landing in the window"): v["neighbour"],
         }
+
+
+def _count_of(count, total):
+    """The readout's "count of total" (a value, in the current language)."""
+    return _("{count} of {total}").format(count=count, total=total)
+
+
+def _span(low, high):
+    """The readout's "low to high" (a range of values, in the current language)."""
+    return _("{low} to {high}").format(low=low, high=high)
 
 
 def _mean_abs_rounded_laplace(scale):
