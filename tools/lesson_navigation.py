@@ -4,17 +4,18 @@ The bar reads "← previous · Contents · next →", and the line under it link
 lesson in the course's other languages (notebooks/zh/, notebooks/ru/). The bar links the
 neighbouring notebooks (found by file name, NN-verb-phrase.ipynb, in number order, and
 named by the first heading of each) and the course's contents page, notebooks/index.ipynb.
-Every link is relative to the notebooks' folder (``02-see-what-delta-means.ipynb``, ``index.ipynb``), so the same link
-works in JupyterLab, in Voilà (``tasks.sh present`` serves that folder, Binder serves
-``voila/render/notebooks/``) and on GitHub. The contents page is written whole from the
-lessons: one line per lesson, its title (the lesson's heading) and what it teaches (the
-"What you will learn" cell of its row in the README's table of lessons, else the first
-item of its "You'll learn" list). It stands on the first line of the title cell,
-above the "# NN · Title" heading, and alone in the notebook's last cell, which is tagged
-"navigation" (the title cell is not: other tools insert cells before that tag). The script
-rewrites nothing else (in the title cell, only the lines above the heading), and it writes
-a notebook only when its bar changes, so running it twice changes nothing. A new lesson
-gets its bar, and its neighbours their link to it, by running it again:
+Every link is relative to the notebooks' folder (``02-see-what-delta-means.ipynb``,
+``index.ipynb``), so the same link works in JupyterLab, in Voilà (``tasks.sh present``
+serves that folder, Binder serves ``voila/render/notebooks/``) and on GitHub. The contents
+page is written whole from the lessons: one line per lesson, its title (the lesson's
+heading) and what it teaches (the "What you will learn" cell of its row in the README's
+table of lessons, else the first item of its "You'll learn" list). It stands on the first
+line of the title cell, above the "# NN · Title" heading, and alone in the notebook's last
+cell, which is tagged "navigation" (the title cell is not: other tools insert cells before
+that tag). The script rewrites nothing else (in the title cell, only the lines above the
+heading), and it writes a notebook only when its bar changes, so running it twice changes
+nothing. A new lesson gets its bar, and its neighbours their link to it, by running it
+again:
 
     python tools/lesson_navigation.py           # rewrite what is out of date
     python tools/lesson_navigation.py --check   # exit 1, naming the notebooks, if any is

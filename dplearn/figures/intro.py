@@ -27,7 +27,7 @@ from dplearn import randomized_response as local
 from dplearn.figures.controls import EPSILON, Control
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.style import BLUE, GREEN, GUIDE_GREY, ORANGE, PURPLE
-from dplearn.language import N_
+from dplearn.language import N_, filled
 from dplearn.language import gettext as _
 
 __all__ = [
@@ -418,10 +418,10 @@ class Reconstruction(_Figure):
             N_("noise size $E$ used"): self.bound,
             N_("bits recovered, first attack"): self.fraction,
             N_(r"average at $E = 0.5$"): mean_at(0.5),
-            N_(r"average at $E = \sqrt{{n}} = {root:g}$").format(root=root): mean_at(root),
+            filled(N_(r"average at $E = \sqrt{{n}} = {root:g}$"), root=root): mean_at(root),
             N_(r"average at $E = 40$"): mean_at(40.0),
             N_(r"$\varepsilon$ per answer, Laplace of scale $E$"): 1.0 / self.bound,
-            N_(r"basic composition, $m = {answers}$ answers").format(answers=m): m / self.bound,
+            filled(N_(r"basic composition, $m = {answers}$ answers"), answers=m): m / self.bound,
         }
 
 

@@ -18,7 +18,7 @@ from dplearn.figures.controls import EPSILON, SCALE, SENSITIVITY, Choice, Contro
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.style import BAD_COLOR, BLUE, ORANGE
-from dplearn.language import N_
+from dplearn.language import N_, filled
 from dplearn.language import gettext as _
 from dplearn.mechanisms import (
     central_interval,
@@ -539,7 +539,7 @@ class TwoDimensionalQuery(_SeededExplorer):
         v = self._values
         low, high, coverage = v["interval"]
         budgets = f"{v['budgets'][0]:.3g} / {v['budgets'][1]:.3g}"
-        central = N_("2nd: central {coverage:.1%}").format(coverage=coverage)
+        central = filled(N_("2nd: central {coverage:.1%}"), coverage=coverage)
         return {
             N_(r"$\varepsilon$ spent on 1st / 2nd"): budgets,
             N_("scale of 1st / 2nd"): f"{v['scales'][0]:.3g} / {v['scales'][1]:.3g}",
