@@ -138,7 +138,7 @@ class OutsideDomain(NotReadable):
 
 
 def fold_wide_forms(text):
-    """text with what Chinese and Japanese input methods type in place of ASCII made ASCII.
+    """The text as typed, with what Chinese and Japanese input methods type made ASCII.
 
     Full-width characters and the ideographic space become their ASCII twins (NFKC), the
     ideographic comma a comma, and the ideographic full stop a decimal point between two

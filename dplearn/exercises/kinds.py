@@ -64,7 +64,6 @@ __all__ = [
     "NOT_YET",
     "NO_ANSWER",
     "UNREADABLE",
-    "MARKS",
 ]
 
 _ID_PATTERN = re.compile(r"^(\d\d)\.[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -78,7 +77,7 @@ UNREADABLE = "unreadable"
 #: How long a quoted answer may be in a verdict.
 _QUOTED = 24
 #: The mark before a message, by status (translated where shown).
-MARKS = {
+_MARKS = {
     CORRECT: N_("✔ Correct."),
     MISTAKE: N_("✘ Not yet."),
     NOT_YET: N_("✘ Not yet."),
@@ -138,7 +137,7 @@ class Result:
         return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
 
     def _mark(self):
-        return _(MARKS[self.status])
+        return _(_MARKS[self.status])
 
     def __str__(self):
         return f"{self.exercise_id}: {self._mark()} {self.message}"
