@@ -846,6 +846,7 @@ def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
 
 # ------------------------------------------- the learner's language
 
+
 class _Bracketed(dict):
     """A catalog that translates every message into itself between ⟦ and ⟧."""
 

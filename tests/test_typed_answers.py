@@ -323,7 +323,14 @@ def test_a_second_check_shows_that_it_ran():
 
 def test_full_width_digits_and_the_ideographic_full_stop_read_as_a_number():
     number = exercises.load_all()["05.noise-zero"]  # 0.462
-    for typed in ("０.４６２", "０．４６２", "0。462", "0.462。", "０。４６２。", "\u30000.462\u3000"):
+    for typed in (
+        "０.４６２",
+        "０．４６２",
+        "0。462",
+        "0.462。",
+        "０。４６２。",
+        "\u30000.462\u3000",
+    ):
         assert number.check(typed).correct, typed
     assert read_number("２×１０^-５") == pytest.approx(2e-5, rel=1e-12)
     assert read_number("２ × １０＾－５") == pytest.approx(2e-5, rel=1e-12)
