@@ -842,3 +842,59 @@ def test_box_help_fits_the_answer_and_the_mode(monkeypatch):
         assert "check(" not in _help(exercise) and "Python" not in _help(exercise)
         assert "Phi_inv" in _help(exercise) and "floor, ceil" in _help(exercise)
         assert "exp, ln, sqrt" in _help(exercise)
+
+
+# ------------------------------------------- the learner's language
+
+
+class _Bracketed(dict):
+    """A catalog that translates every message into itself between ⟦ and ⟧."""
+
+    def get(self, key, default=None):
+        message, plural = key
+        if plural is None:
+            return f"⟦{message}⟧"
+        return [f"⟦{message}⟧", f"⟦{plural}⟧"]
+
+
+@pytest.fixture
+def bracketed(monkeypatch):
+    """A language whose every word is marked: what the learner reads must be marked."""
+    from dplearn import language
+
+    monkeypatch.setattr(language, "_current", language.LANGUAGES["zh"])
+    monkeypatch.setattr(language, "_translations", lambda code: _Bracketed())
+
+
+def test_what_a_learner_reads_is_translated_and_the_banks_stay_english(bracketed, monkeypatch):
+    number = ALL["00.two-releases"]
+    slip = number.mistakes[0]
+    result = number.check(slip.answer())
+    assert result.message == f"⟦{slip.message}⟧" and result.hint == slip.id
+    assert str(result).startswith(f"{number.id}: ⟦✘ Not yet.⟧")
+    assert result.verdict == "not yet"  # the grader's words, for a teacher's table
+    right = number.check(str(number.reference()))
+    assert right.message == "⟦Right, ⟦within ±0.001⟧.⟧"
+    unread = number.check("abc").message
+    assert unread.startswith("⟦I could not read that: ⟦'abc' is no number or function I know")
+    assert "⟦use numbers and + − × ÷, ln, exp, sqrt, pi and e⟧" in unread
+    assert number.shown_solution(app_mode=True) == f"⟦{number.solution}⟧"
+    # The box: its labels, buttons, options and feedback.
+    box = number.widget()
+    assert box.answer.description == "⟦Your answer⟧" and box.check_button.description == "⟦Check⟧"
+    assert box.solution_button.description == "⟦Show solution⟧"
+    box.answer.value = "abc"
+    box.check_button.click()
+    assert "⟦(check 1: abc)⟧" in box.feedback.value
+    choice = ALL[BY_KIND["choice"][0]]
+    buttons = choice.widget().answer
+    assert all("⟦" in label for label in buttons._options_labels)
+    praised = choice.check(choice.answer)
+    assert praised.message.startswith(f"⟦({choice.answer}) is right.⟧")
+    assert not choice.praise or praised.message.endswith(f"⟦{choice.praise}⟧")
+    # An option's text is read as the box shows it, or in English.
+    letter, text = next(iter(choice.options.items()))
+    assert choice._letter(f"⟦{text}⟧") == choice._letter(text) == letter
+    # The notebook's Exercises section stays English: its code and its markdown.
+    written = "".join(cell.source for cell in notebook.section_cells(number.lesson))
+    assert "⟦" not in written and "replace None by" in written

@@ -316,3 +316,50 @@ def test_a_second_check_shows_that_it_ran():
     assert "check 1: 0.3)" in first and "check 2: 0.31)" in second
     box.check_button.click()  # the same answer again: the count moves on
     assert "check 3: 0.31)" in box.feedback.value
+
+
+# ------------------------------------------------- what Chinese input methods type
+
+
+def test_full_width_digits_and_the_ideographic_full_stop_read_as_a_number():
+    number = exercises.load_all()["05.noise-zero"]  # 0.462
+    for typed in (
+        "０.４６２",
+        "０．４６２",
+        "0。462",
+        "0.462。",
+        "０。４６２。",
+        "\u30000.462\u3000",
+    ):
+        assert number.check(typed).correct, typed
+    assert read_number("２×１０^-５") == pytest.approx(2e-5, rel=1e-12)
+    assert read_number("２ × １０＾－５") == pytest.approx(2e-5, rel=1e-12)
+    assert read_number("2×10^-5") == read_number("２＊１０＾（−５）")
+    assert read_number("ｌｎ（３）／２") == math.log(3) / 2
+    assert read_number("１２％") == pytest.approx(0.12)
+    # A comma, full-width or ideographic, gets the hint an ASCII comma gets.
+    for typed in ("1，5", "１，５", "1、5"):
+        with pytest.raises(NotReadable, match=r"write '1,5' with a decimal point: 1\.5"):
+            read_number(typed)
+    # Only the full-width forms are folded: superscripts are no powers, not 10 − 5.
+    with pytest.raises(NotReadable):
+        read_number("10⁻⁵")
+    assert read_number("Φ⁻¹(0.5)") == 0.0
+    # A full stop that is no decimal point is not read as one.
+    with pytest.raises(NotReadable):
+        read_number("。5")
+
+
+def test_a_function_typed_with_full_width_forms_is_read():
+    f = read_function("ｅｘｐ（－ｅｐｓｉｌｏｎ）＊ｓｉｇｍａ", ("epsilon", "sigma"))
+    assert f(1.0, 2.0) == pytest.approx(2 * math.exp(-1))
+    g = read_function("ｍａｘ（ｅｐｓｉｌｏｎ，ｓｉｇｍａ）", ("epsilon", "sigma"))
+    assert g(1.0, 2.0) == 2.0
+
+
+def test_a_full_width_letter_chooses_its_option():
+    exercise = exercises.load_all()["02.delta-order"]  # the answer is b
+    for typed in ("Ｂ", "ｂ", "（Ｂ）", "(ｂ)", "B。", "\u3000Ｂ\u3000"):
+        result = exercise.check(typed)
+        assert result.correct and result.recorded == "b", typed
+    assert exercise.check("Ａ").status == exercises.MISTAKE

@@ -28,9 +28,10 @@ def main(argv=None):
         return 0
     if command == "list":
         from dplearn import exercises
+        from dplearn.language import gettext as _
 
         for exercise in exercises.load_all().values():
-            print(f"{exercise.id:<28} {exercise.kind:<9} {exercise.title}")
+            print(f"{exercise.id:<28} {exercise.kind:<9} {_(exercise.title)}")
         return 0
     print(__doc__.strip(), file=sys.stderr)
     return 2

@@ -19,6 +19,14 @@ form the answer box shows) and a product without its sign where nothing else is 
 ``q(exp(epsilon0) - 1)`` with ``q`` a variable, ``2(1 + q)``, ``(1 + q)(1 - q)``. A
 known function name followed by brackets stays a call.
 
+What Chinese and Japanese input methods type is read as its ASCII twin (``fold_wide_forms``):
+full-width digits, letters, brackets and operators (``０.４６２``, ``２×１０＾-５``), the
+full-width space, ``，`` and ``、`` as a comma, and ``。`` as a decimal point between digits
+(``0。462``; at the very end it closes the sentence and is dropped).
+
+The messages of ``NotReadable`` are the learner's feedback: they speak the language set
+with ``dplearn.set_language``.
+
 Whatever the text (up to MAX_LENGTH characters), the reader returns a number or raises
 ``NotReadable``: a number too large for a float, brackets nested too deep for Python's
 parser, a NUL character are each refused with a message, never another exception.
@@ -30,9 +38,13 @@ import ast
 import functools
 import math
 import re
+import unicodedata
 
 import numpy as np
 from scipy import special
+
+from dplearn.language import N_, ngettext
+from dplearn.language import gettext as _
 
 __all__ = [
     "NotReadable",
@@ -41,6 +53,7 @@ __all__ = [
     "CONSTANTS",
     "DOMAINS",
     "decimal_comma_hint",
+    "fold_wide_forms",
     "read_number",
     "read_function",
 ]
@@ -71,17 +84,17 @@ CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}
 #: Functions defined on part of the line only: (low, high, what they need), as the
 #: message says it: "ln needs a positive number, got -1".
 DOMAINS = {
-    "Phi_inv": (0.0, 1.0, "takes a probability between 0 and 1"),
-    "invPhi": (0.0, 1.0, "takes a probability between 0 and 1"),
-    "ln": (0.0, math.inf, "needs a positive number"),
-    "log": (0.0, math.inf, "needs a positive number"),
-    "log10": (0.0, math.inf, "needs a positive number"),
-    "log2": (0.0, math.inf, "needs a positive number"),
-    "log1p": (-1.0, math.inf, "needs a number of at least -1"),
-    "sqrt": (0.0, math.inf, "needs a number of at least 0"),
+    "Phi_inv": (0.0, 1.0, N_("takes a probability between 0 and 1")),
+    "invPhi": (0.0, 1.0, N_("takes a probability between 0 and 1")),
+    "ln": (0.0, math.inf, N_("needs a positive number")),
+    "log": (0.0, math.inf, N_("needs a positive number")),
+    "log10": (0.0, math.inf, N_("needs a positive number")),
+    "log2": (0.0, math.inf, N_("needs a positive number")),
+    "log1p": (-1.0, math.inf, N_("needs a number of at least -1")),
+    "sqrt": (0.0, math.inf, N_("needs a number of at least 0")),
 }
 #: What a number answer may be made of, in the words a newcomer reads.
-ALLOWED_IN_WORDS = "use numbers and + − × ÷, ln, exp, sqrt, pi and e"
+ALLOWED_IN_WORDS = N_("use numbers and + − × ÷, ln, exp, sqrt, pi and e")
 
 _OPERATORS = {
     ast.Add: np.add,
@@ -104,6 +117,14 @@ _REPLACEMENTS = {
 # quantile function, not the power -1 of Phi.
 _INVERSE_PHI = re.compile(r"\bPhi\s*\*\*\s*(?:-\s*1|\(\s*-\s*1\s*\))\s*\(")
 
+# The full-width forms (U+FF01 to U+FF5E: ０-９, Ａ-ｚ, ．，－＋（）／＊＾ ...) and the
+# ideographic space, which NFKC folds to ASCII. Only these: NFKC would also turn the
+# superscripts of "10⁻⁵" into "10−5", a different number, and Φ⁻¹ into Φ−1.
+_WIDE_FORMS = re.compile("[\u3000\uff01-\uff5e]+")
+# What NFKC leaves as it is: the ideographic comma, a comma as the full-width one is.
+_IDEOGRAPHIC = {"、": ","}
+_FULL_STOP_BETWEEN_DIGITS = re.compile(r"(?<=\d)。(?=\d)")
+
 
 class NotReadable(ValueError):
     """The text is not a number or formula this reader understands; the message says why."""
@@ -116,14 +137,31 @@ class OutsideDomain(NotReadable):
     """
 
 
+def fold_wide_forms(text):
+    """The text as typed, with what Chinese and Japanese input methods type made ASCII.
+
+    Full-width characters and the ideographic space become their ASCII twins (NFKC), the
+    ideographic comma a comma, and the ideographic full stop a decimal point between two
+    digits; one at the very end, which closes a sentence, is dropped. × and − are read
+    with the other signs of ``read_number``.
+    """
+    text = _WIDE_FORMS.sub(lambda wide: unicodedata.normalize("NFKC", wide.group()), text)
+    for symbol, replacement in _IDEOGRAPHIC.items():
+        text = text.replace(symbol, replacement)
+    text = _FULL_STOP_BETWEEN_DIGITS.sub(".", text).strip()
+    return text.removesuffix("。").rstrip()
+
+
 def _normalise(text):
     if not isinstance(text, str):
-        raise NotReadable(f"expected text, got {type(text).__name__}")
-    text = text.strip()
+        raise NotReadable(_("expected text, got {type}").format(type=type(text).__name__))
+    text = fold_wide_forms(text)
     if not text:
-        raise NotReadable("the answer is empty")
+        raise NotReadable(_("the answer is empty"))
     if len(text) > MAX_LENGTH:
-        raise NotReadable(f"the answer is longer than {MAX_LENGTH} characters")
+        raise NotReadable(
+            _("the answer is longer than {length} characters").format(length=MAX_LENGTH)
+        )
     if re.fullmatch(r"[+-]?\d+,\d+", text):
         raise NotReadable(decimal_comma_hint(text))
     for symbol, replacement in _REPLACEMENTS.items():
@@ -140,19 +178,23 @@ def decimal_comma_hint(written):
     One wording for the answer box and for an answer cell, where Python reads
     ``1000,185`` as a pair of whole numbers.
     """
-    return f"write {written!r} with a decimal point: {written.replace(',', '.')}"
+    return _("write {written} with a decimal point: {number}").format(
+        written=repr(written), number=written.replace(",", ".")
+    )
 
 
 def _compile(node, parameters):
     """A function of the parameter values for one node of the parsed formula."""
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
-            raise NotReadable(f"{node.value!r} is not a number")
+            raise NotReadable(_("{value} is not a number").format(value=repr(node.value)))
         try:
             value = np.float64(float(node.value))
         except OverflowError:
             digits = len(str(abs(node.value)))
-            raise NotReadable(f"a whole number of {digits} digits is too large to read") from None
+            raise NotReadable(
+                _("a whole number of {digits} digits is too large to read").format(digits=digits)
+            ) from None
         return lambda values: value
     if isinstance(node, ast.Name):
         if node.id in parameters:
@@ -162,10 +204,15 @@ def _compile(node, parameters):
             value = np.float64(CONSTANTS[node.id])
             return lambda values: value
         if not parameters:
-            raise NotReadable(f"{node.id!r} is no number or function I know: {ALLOWED_IN_WORDS}")
-        known = ", ".join(parameters)
+            raise NotReadable(
+                _("{name} is no number or function I know: {allowed}").format(
+                    name=repr(node.id), allowed=_(ALLOWED_IN_WORDS)
+                )
+            )
         raise NotReadable(
-            f"unknown name {node.id!r}: the variables are {known}; {ALLOWED_IN_WORDS}"
+            _("unknown name {name}: the variables are {variables}; {allowed}").format(
+                name=repr(node.id), variables=", ".join(parameters), allowed=_(ALLOWED_IN_WORDS)
+            )
         )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         operand = _compile(node.operand, parameters)
@@ -183,22 +230,36 @@ def _compile(node, parameters):
     if isinstance(node, ast.Call):
         name = node.func.id if isinstance(node.func, ast.Name) else None
         if name in CONSTANTS and not node.keywords and len(node.args) == 1:
-            raise NotReadable(
-                f"{name} is a number, not a function: write {name}*(...) to multiply"
-                + (", or exp(...) for e to a power" if name == "e" else "")
-            )
+            if name == "e":
+                message = _(
+                    "{name} is a number, not a function: write {name}*(...) to multiply, "
+                    "or exp(...) for e to a power"
+                )
+            else:
+                message = _("{name} is a number, not a function: write {name}*(...) to multiply")
+            raise NotReadable(message.format(name=name))
         if name not in FUNCTIONS:
             raise NotReadable(
-                f"unknown function {ast.unparse(node.func)!r} (known: {', '.join(FUNCTIONS)})"
+                _("unknown function {name} (known: {functions})").format(
+                    name=repr(ast.unparse(node.func)), functions=", ".join(FUNCTIONS)
+                )
             )
         function, arity = FUNCTIONS[name]
         if node.keywords or len(node.args) != arity:
-            raise NotReadable(f"{name} takes {arity} argument{'s' if arity > 1 else ''}")
+            raise NotReadable(
+                ngettext(
+                    "{name} takes {count} argument", "{name} takes {count} arguments", arity
+                ).format(name=name, count=arity)
+            )
         arguments = [_compile(argument, parameters) for argument in node.args]
         if name in DOMAINS:
             return _within_domain(name, function, arguments[0])
         return lambda values: function(*(argument(values) for argument in arguments))
-    raise NotReadable(f"{ast.unparse(node)!r} is not arithmetic this box understands")
+    raise NotReadable(
+        _("{expression} is not arithmetic this box understands").format(
+            expression=repr(ast.unparse(node))
+        )
+    )
 
 
 def _implicit_product(node, parameters):
@@ -223,7 +284,11 @@ def _within_domain(name, function, argument):
     def call(values):
         value = argument(values)
         if value < low or value > high:  # NaN passes, and gives NaN
-            raise OutsideDomain(f"{name} {needs}, got {float(value):.6g}")
+            raise OutsideDomain(
+                _("{function} {needs}, got {value:.6g}").format(
+                    function=name, needs=_(needs), value=float(value)
+                )
+            )
         return function(value)
 
     return call
@@ -243,11 +308,15 @@ def _parse(text):
         if glued:
             number, after = glued.groups()
             raise NotReadable(
-                f"write the multiplication sign: {number}*{after}, not {number}{after}"
+                _("write the multiplication sign: {number}*{after}, not {number}{after}").format(
+                    number=number, after=after
+                )
             ) from None
-        raise NotReadable(f"{text!r} is not a formula (check the brackets and operators)") from None
+        raise NotReadable(
+            _("{text} is not a formula (check the brackets and operators)").format(text=repr(text))
+        ) from None
     except ValueError:  # a NUL character, which Python's parser refuses
-        raise NotReadable("the answer holds a character that is not text") from None
+        raise NotReadable(_("the answer holds a character that is not text")) from None
 
 
 def _never_raises_but_not_readable(reader):
@@ -265,9 +334,9 @@ def _never_raises_but_not_readable(reader):
         except NotReadable:
             raise
         except (RecursionError, MemoryError):
-            raise NotReadable("the formula is nested too deeply to read") from None
+            raise NotReadable(_("the formula is nested too deeply to read")) from None
         except OverflowError:
-            raise NotReadable("a number in it is too large to read") from None
+            raise NotReadable(_("a number in it is too large to read")) from None
 
     return read
 
@@ -315,12 +384,18 @@ def read_function(text, parameters):
     if isinstance(node, ast.Lambda):
         arguments = node.args
         if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.defaults:
-            raise NotReadable("write the lambda with plain arguments only")
+            raise NotReadable(_("write the lambda with plain arguments only"))
         names = tuple(argument.arg for argument in arguments.posonlyargs + arguments.args)
         if len(names) != len(parameters):
             raise NotReadable(
-                f"the function takes {len(parameters)} argument(s) ({', '.join(parameters)}), "
-                f"this lambda takes {len(names)}"
+                _(
+                    "the function takes {count} argument(s) ({parameters}), "
+                    "this lambda takes {lambda_count}"
+                ).format(
+                    count=len(parameters),
+                    parameters=", ".join(parameters),
+                    lambda_count=len(names),
+                )
             )
         node = node.body
     compiled = _compile(node, names)

@@ -7,6 +7,9 @@ after a check, ``dplearn-correct`` or ``dplearn-incorrect`` (with ``dplearn-hint
 for an anticipated mistake) or ``dplearn-no-answer``; the solution area
 ``dplearn-solution``.
 
+Everything in the box speaks the language set with ``dplearn.set_language`` when the box
+is made or checked: its labels, buttons, options, feedback and solution.
+
 Taught in: the "Exercises" section of every lesson notebook.
 """
 
@@ -20,6 +23,7 @@ import ipywidgets as widgets
 
 from dplearn import exercises
 from dplearn._environment import in_app_mode
+from dplearn.language import gettext as _
 
 __all__ = ["ExerciseBox"]
 
@@ -35,12 +39,12 @@ def _open_solutions(exercise_id):
 
 exercises.on_first_attempt(_open_solutions)
 
-_MARKS = {
-    exercises.CORRECT: ("✔ Correct.", "#1a7f37"),
-    exercises.MISTAKE: ("✘ Not yet.", "#b35900"),
-    exercises.NOT_YET: ("✘ Not yet.", "#b35900"),
-    exercises.NO_ANSWER: ("…", "#57606a"),
-    exercises.UNREADABLE: ("?", "#57606a"),
+_COLOURS = {
+    exercises.CORRECT: "#1a7f37",
+    exercises.MISTAKE: "#b35900",
+    exercises.NOT_YET: "#b35900",
+    exercises.NO_ANSWER: "#57606a",
+    exercises.UNREADABLE: "#57606a",
 }
 
 
@@ -60,28 +64,26 @@ def _feedback_classes(result):
 
 def _help(exercise):
     if exercise.kind == "choice":
-        return "Choose one option, then press <b>Check</b>."
+        return _("Choose one option, then press <b>Check</b>.")
     # log1p(x) = ln(1 + x) and expm1(x) = e^x - 1 keep small x exact: lessons 10 and 11 use them.
-    basics, normal = "exp, ln, sqrt, log1p, expm1", "Phi, its inverse Phi_inv, ^ for powers"
+    basics, normal = "exp, ln, sqrt, log1p, expm1", _("Phi, its inverse Phi_inv, ^ for powers")
     if exercise.kind == "function":
-        names = ", ".join(exercise.parameters)
+        names = html.escape(", ".join(exercise.parameters))
         # A formula for a count may need rounding (the smallest k such that ...).
-        text = (
-            f"Type a formula in {html.escape(names)} ({basics}, floor, ceil, min, max, {normal}) "
-            "and press <b>Check</b>"
-        )
+        functions = f"{basics}, floor, ceil, min, max, {normal}"
         if in_app_mode():
-            return text + "."
-        return (
-            text + "; in JupyterLab you can also pass a Python function to "
-            "<code>check(...)</code> in the cell below."
-        )
+            text = _("Type a formula in {names} ({functions}) and press <b>Check</b>.")
+        else:
+            text = _(
+                "Type a formula in {names} ({functions}) and press <b>Check</b>; in JupyterLab "
+                "you can also pass a Python function to <code>check(...)</code> in the cell below."
+            )
+        return text.format(names=names, functions=functions)
     if exercise.tolerance.whole:
         # A count: formulas would only invite a non-integer.
-        return "Type a whole number, then press <b>Check</b> or Enter."
-    return (
-        f"Type {html.escape(exercise.answer_help())} ({basics}, {normal}), then press "
-        "<b>Check</b> or Enter."
+        return _("Type a whole number, then press <b>Check</b> or Enter.")
+    return _("Type {answer} ({functions}), then press <b>Check</b> or Enter.").format(
+        answer=html.escape(exercise.answer_help()), functions=f"{basics}, {normal}"
     )
 
 
@@ -96,7 +98,7 @@ _OPTION_STYLE = (
 def _echo(answer):
     """The answer as the feedback repeats it: the text typed, or the option's letter."""
     if answer is None or (isinstance(answer, str) and not answer.strip()):
-        return "no answer"
+        return _("no answer")
     text = str(answer).strip()
     return text if len(text) <= 40 else text[:39] + "…"
 
@@ -160,34 +162,34 @@ class ExerciseBox(widgets.VBox):
         if exercise.kind == "choice":
             self.answer = widgets.RadioButtons(
                 options=[
-                    (f"({letter}) {text}", letter) for letter, text in exercise.options.items()
+                    (f"({letter}) {_(text)}", letter) for letter, text in exercise.options.items()
                 ],
                 value=None,
                 layout=widgets.Layout(width="auto"),
             )
         else:
             placeholder = (
-                f"{exercise.signature} = …" if exercise.kind == "function" else "your answer"
+                f"{exercise.signature} = …" if exercise.kind == "function" else _("your answer")
             )
             # A visible label, which is also the box's accessible name.
             self.answer = _AnswerField(
                 self._check_on_enter,
                 placeholder=placeholder,
-                description="Your answer",
+                description=_("Your answer"),
                 style={"description_width": "initial"},
                 continuous_update=False,
                 layout=widgets.Layout(width="34em"),
             )
         self.answer.add_class("dplearn-answer")
-        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.check_button = widgets.Button(description=_("Check"), button_style="primary")
         self.check_button.add_class("dplearn-check")
         self.check_button.on_click(lambda button: self.run_check())
         self.feedback = widgets.HTMLMath(value="")
         self.feedback.add_class("dplearn-feedback")
         self.solution_button = widgets.Button(
-            description="Show solution",
+            description=_("Show solution"),
             disabled=not exercises.attempted(exercise.id),
-            tooltip="The worked solution opens after your first attempt.",
+            tooltip=_("The worked solution opens after your first attempt."),
         )
         self.solution_button.add_class("dplearn-show-solution")
         self.solution_button.on_click(lambda button: self.show_solution())
@@ -231,11 +233,13 @@ class ExerciseBox(widgets.VBox):
     def _show_check(self):
         result = self.exercise.check(self.answer.value)
         exercises.note_attempt(result)
-        mark, colour = _MARKS[result.status]
+        count = _("(check {count}: {answer})").format(
+            count=self.checks, answer=html.escape(_echo(self.answer.value))
+        )
         self.feedback.value = (
-            f"<span style='color:{colour}'><b>{mark}</b> {html.escape(result.message)}</span>"
-            f" <span class='dplearn-check-count' style='color:#57606a'>"
-            f"(check {self.checks}: {html.escape(_echo(self.answer.value))})</span>"
+            f"<span style='color:{_COLOURS[result.status]}'><b>{result._mark()}</b> "
+            f"{html.escape(result.message)}</span>"
+            f" <span class='dplearn-check-count' style='color:#57606a'>{count}</span>"
         )
         self.feedback._dom_classes = _feedback_classes(result)
         if result.attempted:
@@ -254,14 +258,16 @@ class ExerciseBox(widgets.VBox):
 
         self.solution_area.clear_output()
         self.solution_area.append_display_data(
-            Markdown(f"**Worked solution.** {self.exercise.shown_solution()}")
+            Markdown(
+                _("**Worked solution.** {solution}").format(solution=self.exercise.shown_solution())
+            )
         )
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         # Where widgets cannot run (a static copy of the page), say how to answer.
-        bundle["text/plain"] = (
-            f"Answer box of exercise {self.exercise.id}: run the notebook to use it, or answer "
-            f'from code with check("{self.exercise.id}", answer).'
-        )
+        bundle["text/plain"] = _(
+            "Answer box of exercise {id}: run the notebook to use it, or answer from code "
+            'with check("{id}", answer).'
+        ).format(id=self.exercise.id)
         return bundle

@@ -8,6 +8,13 @@ several inputs, edge cases included, against the reference); each with its ``mis
 ``exact``). Checking an answer gives a ``Result``. Nothing here keeps state: finding the
 banks and the kernel's record of attempts are in ``registry``.
 
+A bank's words stay English in its exercises (the English is their identity, and what the
+tests and the grader read); they are translated (``dplearn.language``) where a learner
+reads them: the feedback of ``check``, the options of the answer box, the worked solution.
+The words a learner reads, by attribute: ``Exercise.title``, ``question``, ``solution``,
+``advice`` and ``from_code``; ``ChoiceExercise.options`` (its values) and ``praise``;
+``Mistake.message``; ``Tolerance.unit``.
+
 Taught in: the "Exercises" section of every lesson notebook.
 """
 
@@ -19,6 +26,7 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,9 +35,12 @@ from dplearn.exercises._expressions import (
     NotReadable,
     OutsideDomain,
     decimal_comma_hint,
+    fold_wide_forms,
     read_function,
     read_number,
 )
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "Exercise",
@@ -65,6 +76,14 @@ NO_ANSWER, CORRECT, MISTAKE, NOT_YET = "no-answer", "correct", "mistake", "not-y
 UNREADABLE = "unreadable"
 #: How long a quoted answer may be in a verdict.
 _QUOTED = 24
+#: The mark before a message, by status (translated where shown).
+_MARKS = {
+    CORRECT: N_("✔ Correct."),
+    MISTAKE: N_("✘ Not yet."),
+    NOT_YET: N_("✘ Not yet."),
+    NO_ANSWER: "…",
+    UNREADABLE: "?",
+}
 
 #: The kinds of answer an exercise takes.
 KINDS = ("number", "choice", "function")
@@ -82,11 +101,11 @@ class Result:
       status: "correct", "mistake" (an anticipated one, named by ``hint``), "not-yet"
         (wrong, no anticipated mistake), "unreadable" (written, but not an answer: text
         the reader could not read, a letter that is no option) or "no-answer" (nothing).
-      message: what the learner reads.
+      message: what the learner reads, in the language set when the answer was checked.
       hint: the id of the anticipated mistake the answer matched, else None.
       recorded: the answer as the grader re-checks it (JSON-ready), None if there is none.
       verdict_note: the verdict of an unreadable answer, such as "not an option: z" or
-        "could not read".
+        "could not read" (English, as ``verdict``).
     """
 
     exercise_id: str
@@ -111,15 +130,14 @@ class Result:
         """A few words for a table: correct, not yet, no answer, or what is unreadable.
 
         What is unreadable is named briefly, such as "not an option: z" or "could not read".
+        The words stay English: they are the grader's, for a teacher's table and its score.
         """
         if self.status == UNREADABLE:
             return self.verdict_note or "could not read"
         return {CORRECT: "correct", NO_ANSWER: "no answer"}.get(self.status, "not yet")
 
     def _mark(self):
-        return {CORRECT: "✔ Correct.", NO_ANSWER: "…", UNREADABLE: "?"}.get(
-            self.status, "✘ Not yet."
-        )
+        return _(_MARKS[self.status])
 
     def __str__(self):
         return f"{self.exercise_id}: {self._mark()} {self.message}"
@@ -138,6 +156,7 @@ class Result:
         if self.status == NO_ANSWER:
             # Quiet: every answer cell shows this until the learner answers from code.
             return f"<span style='color:#57606a'>{self.exercise_id}: {self.message}</span>"
+        # Words only in the mark and the message, both in the learner's language.
         return f"**{self.exercise_id} · {self._mark()}** {self.message}"
 
 
@@ -183,15 +202,19 @@ class Tolerance:
     def describe(self):
         """The tolerance in words, as the feedback states it ("Right, <this>.")."""
         if self.whole:
-            return "the exact whole number"
-        parts = []
+            return _("the exact whole number")
         if self.relative >= 1e-3:
-            parts.append(f"{self.relative * 100:g} % of the expected value")
+            share = _("{percent:g} % of the expected value").format(percent=self.relative * 100)
         elif self.relative:
-            parts.append(f"a relative error of {self.relative:.0e} of the expected value")
-        if self.absolute:
-            parts.append(f"±{self.absolute:g}")
-        return "within " + " or ".join(parts)
+            share = _("a relative error of {relative:.0e} of the expected value").format(
+                relative=self.relative
+            )
+        else:
+            share = ""
+        amount = f"±{self.absolute:g}" if self.absolute else ""
+        if share and amount:
+            return _("within {share} or {amount}").format(share=share, amount=amount)
+        return _("within {tolerance}").format(tolerance=share or amount)
 
 
 def relative(fraction, absolute=0.0):
@@ -229,7 +252,8 @@ class Mistake:
     Attributes:
       id: short name, lower-case words joined by "-" (it names the CSS class
         ``dplearn-hint-<id>``).
-      message: the hint: it names the slip without giving the answer away.
+      message: the hint: it names the slip without giving the answer away (English;
+        translated when the feedback shows it).
       compute: for a number exercise, a function of no argument returning the wrong
         number; for a function exercise, the wrong function itself; None for a choice.
       source: for a function exercise, the wrong function as a formula a learner could
@@ -281,39 +305,69 @@ def _decimal_comma(answer):
     return f"{int(whole)},{int(decimals)}"
 
 
+class _NotANumber(NamedTuple):
+    """Why an answer is not one number, said of the answer and of what a function returned."""
+
+    sentence: str  # "Expected one number, got 2 of them."
+    returned: str  # "returned not one number, 2 of them"
+
+
 def _as_number(answer):
-    """(value, None) for one real number, else (None, why it is not one).
+    """(value, None) for one real number, else (None, a ``_NotANumber`` saying why).
 
     Never raises: a typed text is read by ``read_number``, which refuses what it cannot
     read (``NotReadable``); anything else is looked at, not run.
     """
     if answer is None:
-        return None, "no answer yet"
+        return None, _NotANumber(_("No answer yet."), _("returned no answer yet"))
     if isinstance(answer, str):
         try:
             return read_number(answer), None
-        except OutsideDomain as problem:
-            return None, f"that cannot be computed: {problem}"  # "ln needs a positive number"
         except NotReadable as problem:
-            return None, f"I could not read that: {problem}"
+            # Text a function returned: its reason reads "ln needs a positive number, -1".
+            reason = str(problem).replace("expected", "not").replace("got ", "")
+            if isinstance(problem, OutsideDomain):  # "ln needs a positive number"
+                return None, _NotANumber(
+                    _("That cannot be computed: {reason}.").format(reason=problem),
+                    _("returned that cannot be computed: {reason}").format(reason=reason),
+                )
+            return None, _NotANumber(
+                _("I could not read that: {reason}.").format(reason=problem),
+                _("returned I could not read that: {reason}").format(reason=reason),
+            )
     if isinstance(answer, bool | np.bool_):
-        return None, "that is True or False, not a number"
+        return None, _NotANumber(
+            _("That is True or False, not a number."),
+            _("returned that is True or False, not a number"),
+        )
     if isinstance(answer, numbers.Real | np.number):
         if isinstance(answer, complex | np.complexfloating):
-            return None, "that is a complex number"
+            return None, _NotANumber(
+                _("That is a complex number."), _("returned that is a complex number")
+            )
         return float(answer), None
     try:
         array = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
-        return None, f"expected a number, got {type(answer).__name__}"
+        kind = type(answer).__name__
+        return None, _NotANumber(
+            _("Expected a number, got {type}.").format(type=kind),
+            _("returned not a number, {type}").format(type=kind),
+        )
     if array.size != 1:
-        return None, f"expected one number, got {array.size} of them"
+        return None, _NotANumber(
+            _("Expected one number, got {count} of them.").format(count=array.size),
+            _("returned not one number, {count} of them").format(count=array.size),
+        )
     return float(array.reshape(())), None
 
 
 @dataclass(frozen=True)
 class Exercise:
     """What every exercise has; see NumberExercise, ChoiceExercise and FunctionExercise.
+
+    The words (title, question, solution, advice, from_code) stay English here; what shows
+    them translates them (``shown_solution``, the feedback of ``check``).
 
     Attributes:
       id: "NN.short-name", NN the lesson number.
@@ -362,7 +416,7 @@ class Exercise:
         return "dplearn-exercise-" + self.id.replace(".", "-")
 
     def shown_solution(self, app_mode=None):
-        """The worked solution as the learner reads it (markdown).
+        """The worked solution as the learner reads it (markdown, in the learner's language).
 
         In JupyterLab it is followed by the ``from_code`` line; in the app (Voilà) it is not.
 
@@ -372,8 +426,10 @@ class Exercise:
         if app_mode is None:
             app_mode = in_app_mode()
         if not self.from_code or app_mode:
-            return self.solution
-        return f"{self.solution}\n\n*From code:* {self.from_code}"
+            return _(self.solution)
+        return _("{solution}\n\n*From code:* {line}").format(
+            solution=_(self.solution), line=_(self.from_code)
+        )
 
     def reference(self):
         """An answer that ``check`` accepts."""
@@ -391,8 +447,13 @@ class Exercise:
         """What the answer box says to type."""
         raise NotImplementedError
 
-    def code_help(self):
-        """What the answer cell says to put in place of None (Python, not box text)."""
+    def code_help(self, translate=_):
+        """What the answer cell says to put in place of None (Python, not box text).
+
+        Args:
+          translate: ``gettext`` by default; ``N_`` keeps the English (the notebook's
+            answer cell is code, and stays English in every edition).
+        """
         raise NotImplementedError
 
     def widget(self):
@@ -412,10 +473,14 @@ class Exercise:
         written = answer if isinstance(answer, str) else repr(answer)
         return Result(self.id, UNREADABLE, message, None, written[:400], note)
 
+    def _advice(self):
+        """The advice, after a space, to follow the message of a wrong answer ("" if none)."""
+        return f" {_(self.advice)}" if self.advice else ""
+
     def _wrong(self, hint_id, recorded):
         for item in self.mistakes:
             if item.id == hint_id:
-                return self._result(MISTAKE, item.message, item.id, recorded)
+                return self._result(MISTAKE, _(item.message), item.id, recorded)
         raise KeyError(hint_id)
 
 
@@ -439,14 +504,18 @@ class NumberExercise(Exercise):
     def answer_help(self):
         """What the answer box says to type: a whole number, or a number or a formula."""
         if self.tolerance.whole:
-            return "a whole number"
-        return "a number, or a formula such as ln(3)/2 or 1e-5"
+            return _("a whole number")
+        return _("a number, or a formula such as ln(3)/2 or 1e-5")
 
-    def code_help(self):
-        """What the answer cell says to put in place of None: a number, or a formula as text."""
+    def code_help(self, translate=_):
+        """What the answer cell says to put in place of None: a number, or a formula as text.
+
+        Args:
+          translate: see ``Exercise.code_help``.
+        """
         if self.tolerance.whole:
-            return "a whole number"
-        return 'a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'
+            return translate(N_("a whole number"))
+        return translate(N_('a number, e.g. 0.25, np.log(3) / 2 or "ln(3)/2"'))
 
     def check(self, answer):
         """Checks one number, typed as text or given from code; returns a ``Result``.
@@ -459,49 +528,70 @@ class NumberExercise(Exercise):
         if written is not None:
             # Recorded as the text it was, so the grader re-reads it to the same hint.
             hint = decimal_comma_hint(written)
-            return self._unreadable(f"Python reads {written} as two numbers: {hint}.", written)
+            message = _("Python reads {written} as two numbers: {hint}.")
+            return self._unreadable(message.format(written=written, hint=hint), written)
         value, problem = _as_number(answer)
         if problem is not None:
-            message = problem[0].upper() + problem[1:] + "."
             if answer is None or (isinstance(answer, str) and not answer.strip()):
-                return self._result(NO_ANSWER, message)
-            return self._unreadable(message, answer)
+                return self._result(NO_ANSWER, problem.sentence)
+            return self._unreadable(problem.sentence, answer)
         recorded = answer if isinstance(answer, str) else value
         if math.isnan(value):
             return self._result(
                 NO_ANSWER,
-                "That is not a number (NaN): a computation such as 0/0 or inf − inf has no value.",
+                _(
+                    "That is not a number (NaN): a computation such as 0/0 or inf − inf has "
+                    "no value."
+                ),
             )
         reference = self.reference()
         if self.tolerance.accepts(value, reference):
-            return self._result(CORRECT, f"Right, {self.tolerance.describe()}.", None, recorded)
+            message = _("Right, {tolerance}.").format(tolerance=self.tolerance.describe())
+            return self._result(CORRECT, message, None, recorded)
         for item in self.mistakes:
             if self.tolerance.accepts(value, float(item.compute())):
                 return self._wrong(item.id, recorded)
-        advice = f" {self.advice}" if self.advice else ""
-        return self._result(NOT_YET, self._off_by(value, reference) + advice, None, recorded)
+        message = self._off_by(value, reference) + self._advice()
+        return self._result(NOT_YET, message, None, recorded)
 
     def _off_by(self, value, reference):
         """What a wrong number that is no anticipated slip gets, in plain words."""
         if math.isinf(value):
-            return (
+            return _(
                 "That is infinite (a division by zero, or a number beyond about 1.8e308, "
                 "the largest a computer holds): the answer is a finite number."
             )
         if abs(value) > 1e6 * max(1.0, abs(reference)):
-            return (
-                f"That is about {value:.3g}, far too large in size for this answer: check "
+            return _(
+                "That is about {value:.3g}, far too large in size for this answer: check "
                 "the powers of ten and the brackets."
-            )
+            ).format(value=value)
         if self.tolerance.whole:
-            counted = f" of {self.tolerance.unit}" if self.tolerance.unit else ""
-            if value != math.floor(value):
-                return f"{value:g} is not a whole number: a whole number{counted} is asked for."
-            return (
-                f"That is not the whole number{counted} asked for, and it is none of the "
+            return self._not_the_whole_number(value)
+        return _("That is not {tolerance}, and it is none of the usual slips.").format(
+            tolerance=self.tolerance.describe()
+        )
+
+    def _not_the_whole_number(self, value):
+        """What a wrong whole-number answer gets: a fraction, or a count none of the slips."""
+        unit = _(self.tolerance.unit) if self.tolerance.unit else ""
+        if value != math.floor(value):
+            if unit:
+                message = _(
+                    "{value:g} is not a whole number: a whole number of {unit} is asked for."
+                )
+            else:
+                message = _("{value:g} is not a whole number: a whole number is asked for.")
+        elif unit:
+            message = _(
+                "That is not the whole number of {unit} asked for, and it is none of the "
                 "usual slips."
             )
-        return f"That is not {self.tolerance.describe()}, and it is none of the usual slips."
+        else:
+            message = _(
+                "That is not the whole number asked for, and it is none of the usual slips."
+            )
+        return message.format(value=value, unit=unit)
 
 
 @dataclass(frozen=True)
@@ -534,19 +624,31 @@ class ChoiceExercise(Exercise):
 
     def answer_help(self):
         """What the answer box says to type: a letter, with the first option's as an example."""
-        return f'the letter of your choice, e.g. "{next(iter(self.options))}"'
+        return self.code_help()
 
-    def code_help(self):
-        """What the answer cell says to put in place of None: the same as ``answer_help``."""
-        return self.answer_help()
+    def code_help(self, translate=_):
+        """What the answer cell says to put in place of None: the same as ``answer_help``.
+
+        Args:
+          translate: see ``Exercise.code_help``.
+        """
+        return translate(N_('the letter of your choice, e.g. "{letter}"')).format(
+            letter=next(iter(self.options))
+        )
 
     def _letter(self, answer):
+        """The option's letter that answer names (a letter, or an option's text), else None.
+
+        Full-width letters and brackets, as Chinese input methods type them, are read as
+        ASCII ("（Ｂ）" is "b"); an option's text may be typed in English or as the box shows it.
+        """
         if isinstance(answer, str):
-            text = answer.strip().strip("()").strip()
+            text = fold_wide_forms(answer).strip("()").strip()
             if text.lower() in self.options:
                 return text.lower()
             for letter, option in self.options.items():
-                if text.casefold() == option.strip().casefold():
+                shown = {option, _(option)}
+                if text.casefold() in {fold_wide_forms(item).casefold() for item in shown}:
                     return letter
         return None
 
@@ -556,20 +658,22 @@ class ChoiceExercise(Exercise):
         A wrong option gets the hint of its mistake; anything that is no option is unreadable.
         """
         if answer is None or (isinstance(answer, str) and not answer.strip()):
-            return self._result(NO_ANSWER, "No option chosen yet.")
+            return self._result(NO_ANSWER, _("No option chosen yet."))
         letter = self._letter(answer)
         if letter is None:
             letters = ", ".join(f'"{key}"' for key in self.options)
             written = answer.strip() if isinstance(answer, str) else repr(answer)
             shown = written if len(written) <= _QUOTED else written[: _QUOTED - 1] + "…"
+            message = _("{answer} is not an option: answer with one of the letters {letters}.")
             return self._unreadable(
-                f"{shown!r} is not an option: answer with one of the letters {letters}.",
+                message.format(answer=repr(shown), letters=letters),
                 written,
                 f"not an option: {shown}",
             )
         if letter == self.answer:
-            praise = f" {self.praise}" if self.praise else ""
-            return self._result(CORRECT, f"({letter}) is right.{praise}", None, letter)
+            praise = f" {_(self.praise)}" if self.praise else ""
+            message = _("({letter}) is right.").format(letter=letter) + praise
+            return self._result(CORRECT, message, None, letter)
         for item in self.mistakes:
             if item.option == letter:
                 return self._wrong(item.id, letter)
@@ -602,9 +706,11 @@ def _function_output(function, case):
             value = function(*case)
         value, problem = _as_number(value)
     except Exception as error:  # a learner's function may raise anything: report it
-        return f"raised {type(error).__name__}: {str(error)[:120]}"
+        return _("raised {error}: {message}").format(
+            error=type(error).__name__, message=str(error)[:120]
+        )
     if problem is not None:
-        return "returned " + problem.replace("expected", "not").replace("got ", "")
+        return problem.returned
     return value
 
 
@@ -649,11 +755,19 @@ class FunctionExercise(Exercise):
 
     def answer_help(self):
         """What the answer box says to type: a function of the parameters, or a formula."""
-        return f"a function of ({', '.join(self.parameters)}), or a formula in them as text"
+        return _("a function of ({parameters}), or a formula in them as text").format(
+            parameters=", ".join(self.parameters)
+        )
 
-    def code_help(self):
-        """What the answer cell says to put in place of None: a function, or a formula as text."""
-        return f"a function of ({', '.join(self.parameters)}) or a formula in them as text"
+    def code_help(self, translate=_):
+        """What the answer cell says to put in place of None: a function, or a formula as text.
+
+        Args:
+          translate: see ``Exercise.code_help``.
+        """
+        return translate(N_("a function of ({parameters}) or a formula in them as text")).format(
+            parameters=", ".join(self.parameters)
+        )
 
     def _describe_case(self, case):
         return ", ".join(
@@ -667,12 +781,13 @@ class FunctionExercise(Exercise):
         by ``judge_outputs``.
         """
         if answer is None or (isinstance(answer, str) and not answer.strip()):
-            return self._result(NO_ANSWER, "No function yet.")
+            return self._result(NO_ANSWER, _("No function yet."))
         if isinstance(answer, str):
             try:
                 answer = read_function(answer, self.parameters)
             except NotReadable as problem:
-                return self._unreadable(f"I could not read that: {problem}.", answer)
+                message = _("I could not read that: {reason}.").format(reason=problem)
+                return self._unreadable(message, answer)
         if not callable(answer):
             return self._not_a_function(type(answer).__name__)
         outputs = [_function_output(answer, case) for case in self.cases]
@@ -682,7 +797,9 @@ class FunctionExercise(Exercise):
         return Result(
             self.id,
             UNREADABLE,
-            f"This exercise asks for a function {self.signature}, got {type_name}.",
+            _("This exercise asks for a function {signature}, got {type}.").format(
+                signature=self.signature, type=type_name
+            ),
             None,
             {"not a function": type_name},
             "not a function",
@@ -702,7 +819,7 @@ class FunctionExercise(Exercise):
         if not isinstance(recorded, dict) or recorded.get("cases") != [
             list(case) for case in self.cases
         ]:
-            return self._result(NO_ANSWER, "The answer was recorded on other inputs.")
+            return self._result(NO_ANSWER, _("The answer was recorded on other inputs."))
         return self.judge_outputs(recorded["outputs"])
 
     def judge_outputs(self, outputs):
@@ -716,10 +833,10 @@ class FunctionExercise(Exercise):
             )
 
         if matches(self.reference_outputs()):
+            message = _("Right on all {count} inputs, edge cases included ({tolerance}).")
             return self._result(
                 CORRECT,
-                f"Right on all {len(self.cases)} inputs, edge cases included "
-                f"({self.tolerance.describe()}).",
+                message.format(count=len(self.cases), tolerance=self.tolerance.describe()),
                 None,
                 recorded,
             )
@@ -729,17 +846,16 @@ class FunctionExercise(Exercise):
         reference = self.reference_outputs()
         for case, output, target in zip(self.cases, outputs, reference, strict=True):
             if not (isinstance(output, float) and self.tolerance.accepts(output, target)):
-                advice = f" {self.advice}" if self.advice else ""
                 if isinstance(output, float):
-                    said = f"gives {output:.6g}, which is not {self.tolerance.describe()}"
+                    said = _("gives {output:.6g}, which is not {tolerance}").format(
+                        output=output, tolerance=self.tolerance.describe()
+                    )
                 else:
                     said = output
-                return self._result(
-                    NOT_YET,
-                    f"At {self._describe_case(case)} your function {said}.{advice}",
-                    None,
-                    recorded,
+                message = _("At {case} your function {outcome}.").format(
+                    case=self._describe_case(case), outcome=said
                 )
+                return self._result(NOT_YET, message + self._advice(), None, recorded)
         raise AssertionError("unreachable: some case differs")
 
 

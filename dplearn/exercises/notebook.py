@@ -23,6 +23,7 @@ import re
 import nbformat
 
 from dplearn import exercises
+from dplearn.language import N_
 
 __all__ = [
     "SECTION_TAG",
@@ -81,9 +82,9 @@ def is_section_cell(cell):
 
 
 def _answer_source(exercise):
-    return (
-        f'answer = None  # replace None by {exercise.code_help()}\ncheck("{exercise.id}", answer)'
-    )
+    # Code, English in every edition of the notebook (N_ keeps the words as they are).
+    help_text = exercise.code_help(translate=N_)
+    return f'answer = None  # replace None by {help_text}\ncheck("{exercise.id}", answer)'
 
 
 def section_cells(lesson):

@@ -19,6 +19,8 @@ import os
 import pkgutil
 import re
 
+from dplearn.language import gettext as _
+
 __all__ = [
     "RECORD_VARIABLE",
     "attempted",
@@ -154,7 +156,9 @@ def solution(exercise_id):
     exercise = get(exercise_id)
     if not attempted(exercise_id):
         return _Markdown(
-            f"*The worked solution of {exercise_id} opens after your first attempt: "
-            "check an answer in its box or with `check(...)`, right or wrong, then ask again.*"
+            _(
+                "*The worked solution of {id} opens after your first attempt: check an answer "
+                "in its box or with `check(...)`, right or wrong, then ask again.*"
+            ).format(id=exercise_id)
         )
     return _Markdown(exercise.shown_solution())

@@ -34,6 +34,7 @@ from dplearn.figures.plrv import (
     COUNT_D1,
     D1_COLOR,
     DELTA1_NAME,
+    DELTA1_WIDTH_NAME,
     DELTA2_AREA_NAME,
     DELTA2_NAME,
     DOCUMENT_EPSILON,
@@ -64,6 +65,8 @@ from dplearn.figures.style import (
     readable,
 )
 from dplearn.figures.text import value_text as _value_text
+from dplearn.language import N_
+from dplearn.language import gettext as _
 from dplearn.privacy_loss import (
     discretise_outputs,
     output_at_position,
@@ -104,7 +107,7 @@ class GaussianDensities(_GaussianFigure):
     """
 
     figure_id = "PLRV-4"
-    title = "Gaussian noise: two counts"
+    title = N_("Gaussian noise: two counts")
     controls = {
         "sigma": GAUSSIAN_SIGMA_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
@@ -120,10 +123,13 @@ class GaussianDensities(_GaussianFigure):
         self.moving(self.line_d1, self.line_d2)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(0, 0.85)
-        ax.set_xlabel(r"output $O$ of the noisy count")
-        ax.set_ylabel("density")
+        ax.set_xlabel(_(r"output $O$ of the noisy count"))
+        ax.set_ylabel(_("density"))
         ax.set_title(
-            r"PLRV-4 · Gaussian noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+            _(
+                r"PLRV-4 · Gaussian noise: "
+                r"$\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+            )
         )
         ax.legend(loc="upper right", fontsize=9)
 
@@ -136,19 +142,24 @@ class GaussianDensities(_GaussianFigure):
     def description(self):
         """PLRV-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"The densities of two noisy counts, {say('D_1')} and {say('D_2')}, with "
-            f"Gaussian noise of standard deviation σ = {spoken(p['sigma'])} (variance "
-            f"{say('sigma^2')}): two bell curves that overlap the more, the larger σ is "
-            f"against their distance Δ = {spoken(p['sensitivity'])}."
+        return _(
+            "The densities of two noisy counts, {count_d1} and {count_d2}, with Gaussian "
+            "noise of standard deviation σ = {sigma} (variance {variance}): two bell curves "
+            "that overlap the more, the larger σ is against their distance Δ = {sensitivity}."
+        ).format(
+            count_d1=say("D_1"),
+            count_d2=say("D_2"),
+            sigma=spoken(p["sigma"]),
+            variance=say("sigma^2"),
+            sensitivity=spoken(p["sensitivity"]),
         )
 
     def numbers(self):
         """The readout beside PLRV-4: the numbers it shows at the current setting."""
         return {
             r"$\sigma^2$": self.noise.sigma**2,
-            r"count of $D_1$": self.noise.center,
-            r"count of $D_2$": self.noise.center + self.noise.sensitivity,
+            N_(r"count of $D_1$"): self.noise.center,
+            N_(r"count of $D_2$"): self.noise.center + self.noise.sensitivity,
         }
 
 
@@ -160,7 +171,7 @@ class GaussianLoss(_GaussianFigure):
     """
 
     figure_id = "PLRV-5"
-    title = "Gaussian noise: the privacy loss is a straight line"
+    title = N_("Gaussian noise: the privacy loss is a straight line")
     controls = {
         "sigma": GAUSSIAN_SIGMA_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
@@ -203,12 +214,12 @@ class GaussianLoss(_GaussianFigure):
         )
         left.set_xlim(*OUTPUT_LIMITS)
         left.set_ylim(*self.loss_limits)
-        left.set_xlabel(r"output $O$")
-        left.set_ylabel(r"privacy loss $\mathcal{L}(O)$")
-        left.set_title(r"PLRV-5 · $\mathcal{L}(O)$ is a straight, unbounded line")
+        left.set_xlabel(_(r"output $O$"))
+        left.set_ylabel(_(r"privacy loss $\mathcal{L}(O)$"))
+        left.set_title(_(r"PLRV-5 · $\mathcal{L}(O)$ is a straight, unbounded line"))
         left.legend(loc="upper right", fontsize=9)
         right.set_xlim(0, 1.5)
-        right.set_xlabel(r"density of $\mathcal{L}$, $O \sim \mathcal{A}(D_1)$")
+        right.set_xlabel(_(r"density of $\mathcal{L}$, $O \sim \mathcal{A}(D_1)$"))
         right.set_title(r"$\mathcal{L} \sim \mathcal{N}(\mu, 2\mu)$")
 
     def _apply(self, sigma, sensitivity, count, epsilon):
@@ -233,18 +244,29 @@ class GaussianLoss(_GaussianFigure):
         self.tail.set_xy(outline)
         self.epsilon_mark.set_ydata([epsilon, epsilon])
         self.mean_mark.set_ydata([mu, mu])
-        self.note.set_text(f"μ = {_value_text(mu)}, shaded Pr[ℒ > ε] = {_value_text(exceeds)}")
+        self.note.set_text(
+            _("μ = {mu}, shaded Pr[ℒ > ε] = {probability}").format(
+                mu=_value_text(mu), probability=_value_text(exceeds)
+            )
+        )
 
     def description(self):
         """PLRV-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"Left: the privacy loss L against the output for Gaussian noise σ = "
-            f"{spoken(p['sigma'])} around the count {spoken(p['count'])}: a straight line of "
-            f"slope {say('slope')} that never levels off, so the loss is unbounded. Right: "
-            f"its distribution, normal with mean μ = {say('mu =')} and variance "
-            f"{say('variance')}; it exceeds ε = {spoken(p['epsilon'])} with probability "
-            f"{say('Pr')}."
+        return _(
+            "Left: the privacy loss L against the output for Gaussian noise σ = {sigma} "
+            "around the count {count}: a straight line of slope {slope} that never levels "
+            "off, so the loss is unbounded. Right: its distribution, normal with mean "
+            "μ = {mu} and variance {variance}; it exceeds ε = {epsilon} with probability "
+            "{probability}."
+        ).format(
+            sigma=spoken(p["sigma"]),
+            count=spoken(p["count"]),
+            slope=say("slope"),
+            mu=say("mu ="),
+            variance=say("variance"),
+            epsilon=spoken(p["epsilon"]),
+            probability=say("Pr"),
         )
 
     def numbers(self):
@@ -252,11 +274,11 @@ class GaussianLoss(_GaussianFigure):
         mu = self.noise.loss_mean
         return {
             r"$\mu = \Delta^2/(2\sigma^2)$": mu,
-            r"variance of $\mathcal{L}$: $2\mu$": 2 * mu,
-            r"slope of $\mathcal{L}(O)$: $-\Delta/\sigma^2$": -self.noise.sensitivity
+            N_(r"variance of $\mathcal{L}$: $2\mu$"): 2 * mu,
+            N_(r"slope of $\mathcal{L}(O)$: $-\Delta/\sigma^2$"): -self.noise.sensitivity
             / self.noise.sigma**2,
             r"$\Pr[\mathcal{L} > \varepsilon]$": self.noise.loss_exceeds(self.epsilon),
-            r"$\max \mathcal{L}$": "∞ (unbounded)",
+            r"$\max \mathcal{L}$": _("∞ (unbounded)"),
         }
 
 
@@ -283,8 +305,10 @@ class _GaussianByProbability(_GaussianFigure):
         ax.set_xlim(0, 1)
         ax.set_ylim(0, self.top)
         ax.set_xlabel(
-            r"probability position $x$ "
-            r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+            _(
+                r"probability position $x$ "
+                r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+            )
         )
         ax.set_ylabel(r"$e^{\mathcal{L}}$")
 
@@ -302,14 +326,16 @@ class GaussianLossByProbability(_GaussianByProbability):
     """
 
     figure_id = "PLRV-6"
-    title = "Gaussian noise: e^L against probability"
+    title = N_("Gaussian noise: e^L against probability")
 
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self._build_curve(ax)
         ax.set_title(
-            r"PLRV-6 · Gaussian noise: "
-            r"no line $e^{\varepsilon}$ stays above $e^{\mathcal{L}}$ everywhere"
+            _(
+                r"PLRV-6 · Gaussian noise: "
+                r"no line $e^{\varepsilon}$ stays above $e^{\mathcal{L}}$ everywhere"
+            )
         )
         # Under the axes: at epsilon = 2.5 the line e^epsilon runs where a legend would.
         legend_below(self.figure, [ax])
@@ -322,19 +348,23 @@ class GaussianLossByProbability(_GaussianByProbability):
     def description(self):
         """PLRV-6 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"e to the loss against the probability position for Gaussian noise σ = "
-            f"{spoken(p['sigma'])}: it climbs without bound on the left, {say('0.01')} at "
-            f"x = 0.01 and {say('0.001')} at x = 0.001, far past the line e^ε = "
-            f"{spoken(np.exp(p['epsilon']))}."
+        return _(
+            "e to the loss against the probability position for Gaussian noise σ = {sigma}: "
+            "it climbs without bound on the left, {ratio_at_0_01} at x = 0.01 and "
+            "{ratio_at_0_001} at x = 0.001, far past the line e^ε = {ratio_epsilon}."
+        ).format(
+            sigma=spoken(p["sigma"]),
+            ratio_at_0_01=say("0.01"),
+            ratio_at_0_001=say("0.001"),
+            ratio_epsilon=spoken(np.exp(p["epsilon"])),
         )
 
     def numbers(self):
         """The readout beside PLRV-6: the numbers it shows at the current setting."""
         return {
-            r"$e^{\mathcal{L}}$ at $x = 0.01$": float(np.exp(self.noise.loss_quantile(0.01))),
-            r"$e^{\mathcal{L}}$ at $x = 0.001$": float(np.exp(self.noise.loss_quantile(0.001))),
-            r"$e^{\mathcal{L}}$ as $x \to 0$": "∞",
+            N_(r"$e^{\mathcal{L}}$ at $x = 0.01$"): float(np.exp(self.noise.loss_quantile(0.01))),
+            N_(r"$e^{\mathcal{L}}$ at $x = 0.001$"): float(np.exp(self.noise.loss_quantile(0.001))),
+            N_(r"$e^{\mathcal{L}}$ as $x \to 0$"): "∞",
             r"$e^{\varepsilon}$": float(np.exp(self.epsilon)),
         }
 
@@ -347,21 +377,23 @@ class BadEventWidth(_GaussianByProbability):
     """
 
     figure_id = "PLRV-7"
-    title = "δ₁: the width of the bad events"
+    title = N_("δ₁: the width of the bad events")
 
     def _create(self):
         ax = self.axes = self.figure.subplots()
         self._build_curve(ax)
         self.band = ax.add_patch(
-            Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.4, lw=0, label="bad events")
+            Polygon(np.zeros((3, 2)), color=BAD_COLOR, alpha=0.4, lw=0, label=_("bad events"))
         )
         below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         (self.bracket,) = ax.plot([], [], color=BAD_COLOR, lw=2, marker="|", ms=12, transform=below)
         self.label = ax.text(0, 0, "", color=BAD_COLOR, fontsize=10)
         self.moving(self.band, self.bracket, self.label)
         ax.set_title(
-            r"PLRV-7 · $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$: "
-            r"measure the width of the bad events"
+            _(
+                r"PLRV-7 · $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$: "
+                r"measure the width of the bad events"
+            )
         )
         legend_below(self.figure, [ax])
 
@@ -390,11 +422,11 @@ class BadEventWidth(_GaussianByProbability):
     def description(self):
         """PLRV-7 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            "e to the loss against the probability position for Gaussian noise σ = "
-            f"{spoken(p['sigma'])}, with the bad events shaded where it exceeds e^ε = "
-            f"{say('e^{')}: their width is δ₁ = {say('delta_1')}."
-        )
+        return _(
+            "e to the loss against the probability position for Gaussian noise σ = {sigma}, "
+            "with the bad events shaded where it exceeds e^ε = {ratio_epsilon}: their width "
+            "is δ₁ = {delta_1}."
+        ).format(sigma=spoken(p["sigma"]), ratio_epsilon=say("e^{"), delta_1=say("delta_1"))
 
     def numbers(self):
         """The readout beside PLRV-7: the numbers it shows at the current setting."""
@@ -417,13 +449,13 @@ class TwoBadOutputs(_GaussianFigure):
     """
 
     figure_id = "PLRV-8"
-    title = "Two bad outputs: how bad is bad?"
+    title = N_("Two bad outputs: how bad is bad?")
     controls = {
         "epsilon": GAUSSIAN_EPSILON,
         "sigma": GAUSSIAN_SIGMA_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
-        "position1": POSITION_CONTROL.replace(label=r"$x$ of $O_1$"),
-        "position2": POSITION_CONTROL.replace(label=r"$x$ of $O_2$"),
+        "position1": POSITION_CONTROL.replace(label=N_(r"$x$ of $O_1$")),
+        "position2": POSITION_CONTROL.replace(label=N_(r"$x$ of $O_2$")),
     }
     defaults = {
         "epsilon": DOCUMENT_EPSILON,
@@ -436,6 +468,22 @@ class TwoBadOutputs(_GaussianFigure):
     limits = (9e-5, 0.5)
     top = 14.0
     label_height = 1.2  # a label's height in units of e^L (a ninth of top)
+    #: The readout's names of O1 and O2 (position, output, weight in delta_1, weight in
+    #: delta_2), each whole so that it is translated as one.
+    mark_names = (
+        (
+            N_("$O_1$: position $x$"),
+            N_("$O_1$: output"),
+            N_(r"$O_1$: weight in $\delta_1$"),
+            N_(r"$O_1$: weight in $\delta_2$"),
+        ),
+        (
+            N_("$O_2$: position $x$"),
+            N_("$O_2$: output"),
+            N_(r"$O_2$: weight in $\delta_1$"),
+            N_(r"$O_2$: weight in $\delta_2$"),
+        ),
+    )
 
     def _create(self):
         upper, lower = self.figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
@@ -447,18 +495,22 @@ class TwoBadOutputs(_GaussianFigure):
         )
         self.band = upper.add_patch(
             Polygon(
-                np.zeros((3, 2)), color=BAD_COLOR, alpha=0.15, lw=0, label=r"bad: $x < \delta_1$"
+                np.zeros((3, 2)),
+                color=BAD_COLOR,
+                alpha=0.15,
+                lw=0,
+                label=_(r"bad: $x < \delta_1$"),
             )
         )
         (self.width_weight,) = lower.plot(
-            [], [], color=BAD_COLOR, lw=2, ls="--", label=r"weight in $\delta_1$ (1 if bad)"
+            [], [], color=BAD_COLOR, lw=2, ls="--", label=_(r"weight in $\delta_1$ (1 if bad)")
         )
         (self.area_weight,) = lower.plot(
             [],
             [],
             color=AREA_COLOR,
             lw=2,
-            label=r"weight in $\delta_2$: $\max(0,\ 1 - e^{\varepsilon}/e^{\mathcal{L}})$",
+            label=_(r"weight in $\delta_2$: $\max(0,\ 1 - e^{\varepsilon}/e^{\mathcal{L}})$"),
         )
         self.marks = []
         for index, color in enumerate(MARK_COLORS[::2]):
@@ -477,13 +529,15 @@ class TwoBadOutputs(_GaussianFigure):
         upper.set_ylim(0, self.top)
         upper.set_ylabel(r"$e^{\mathcal{L}}$")
         upper.set_title(
-            r"PLRV-8 · zoom on the bad events: "
-            r"$O_1$ a little above $e^{\varepsilon}$, $O_2$ far above"
+            _(
+                r"PLRV-8 · zoom on the bad events: "
+                r"$O_1$ a little above $e^{\varepsilon}$, $O_2$ far above"
+            )
         )
         lower.set_ylim(-0.05, 1.15)
         lower.set_yticks([0.0, 0.5, 1.0])
-        lower.set_xlabel(r"probability position $x$ (log scale)")
-        lower.set_ylabel("weight")
+        lower.set_xlabel(_(r"probability position $x$ (log scale)"))
+        lower.set_ylabel(_("weight"))
         legend_below(self.figure, (upper, lower))
 
     def _apply(self, epsilon, sigma, sensitivity, position1, position2):
@@ -535,13 +589,23 @@ class TwoBadOutputs(_GaussianFigure):
         """PLRV-8 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         in_delta_2 = "$: weight in $\\delta_2$"
-        return (
-            f"Top: a zoom on the bad events of Gaussian noise (σ = {spoken(p['sigma'])}, "
-            f"ε = {spoken(p['epsilon'])}) with two outputs: O₁ at x = {say('O_1$: position')} "
-            f"where e^L = {say('O_1$: $e')}, and O₂ at x = {say('O_2$: position')} where "
-            f"e^L = {say('O_2$: $e')}. Bottom: each weighs 1 in δ₁ = {say('delta_1 =')}, but "
-            f"{say(f'O_1{in_delta_2}')} and {say(f'O_2{in_delta_2}')} in "
-            f"δ₂ = {say('delta_2 =')}: the further the loss is above ε, the more it counts."
+        return _(
+            "Top: a zoom on the bad events of Gaussian noise (σ = {sigma}, ε = {epsilon}) "
+            "with two outputs: O₁ at x = {position_1} where e^L = {ratio_1}, and O₂ at "
+            "x = {position_2} where e^L = {ratio_2}. Bottom: each weighs 1 in "
+            "δ₁ = {delta_1}, but {weight_1} and {weight_2} in δ₂ = {delta_2}: the further "
+            "the loss is above ε, the more it counts."
+        ).format(
+            sigma=spoken(p["sigma"]),
+            epsilon=spoken(p["epsilon"]),
+            position_1=say("O_1$: position"),
+            ratio_1=say("O_1$: $e"),
+            position_2=say("O_2$: position"),
+            ratio_2=say("O_2$: $e"),
+            delta_1=say("delta_1 ="),
+            weight_1=say(f"O_1{in_delta_2}"),
+            weight_2=say(f"O_2{in_delta_2}"),
+            delta_2=say("delta_2 ="),
         )
 
     def numbers(self):
@@ -551,14 +615,13 @@ class TwoBadOutputs(_GaussianFigure):
             zip(self.marked, self.losses, self.outputs, strict=True)
         ):
             name = f"$O_{index + 1}$"
-            result[f"{name}: position $x$"] = float(x)
-            result[f"{name}: output"] = float(output)
+            position_name, output_name, width_name, area_name = self.mark_names[index]
+            result[position_name] = float(x)
+            result[output_name] = float(output)
             result[rf"{name}: $\mathcal{{L}}$"] = float(loss)
             result[rf"{name}: $e^{{\mathcal{{L}}}}$"] = float(np.exp(min(loss, _LOSS_CAP)))
-            result[rf"{name}: weight in $\delta_1$"] = 1.0 if loss > self.epsilon else 0.0
-            result[rf"{name}: weight in $\delta_2$"] = float(
-                max(0.0, -np.expm1(self.epsilon - loss))
-            )
+            result[width_name] = 1.0 if loss > self.epsilon else 0.0
+            result[area_name] = float(max(0.0, -np.expm1(self.epsilon - loss)))
         return result
 
 
@@ -573,7 +636,7 @@ class BadEventArea(_GaussianFigure):
     """
 
     figure_id = "PLRV-9"
-    title = "δ₂: the area of the bad events, weighted by how bad they are"
+    title = N_("δ₂: the area of the bad events, weighted by how bad they are")
     controls = _GaussianByProbability.controls
     defaults = _GaussianByProbability.defaults
     figsize = (10.0, 4.0)
@@ -590,24 +653,28 @@ class BadEventArea(_GaussianFigure):
             (curve,) = ax.plot([], [], color=D1_COLOR, lw=2, label=RATIO_TEXT)
             area = ax.add_patch(
                 Polygon(
-                    np.zeros((3, 2)), color=AREA_COLOR, alpha=0.45, lw=0, label=r"area $\delta_2$"
+                    np.zeros((3, 2)),
+                    color=AREA_COLOR,
+                    alpha=0.45,
+                    lw=0,
+                    label=_(r"area $\delta_2$"),
                 )
             )
             (box,) = ax.plot(
-                [], [], color=BAD_COLOR, ls="--", lw=1.2, label=r"width $\delta_1$ $\times$ 1"
+                [], [], color=BAD_COLOR, ls="--", lw=1.2, label=_(r"width $\delta_1$ $\times$ 1")
             )
             self.curves.append(curve)
             self.areas.append(area)
             self.boxes.append(box)
             self.moving(curve, area, box)
             ax.set_xlim(0, right)
-            ax.set_xlabel(r"probability position $x$")
+            ax.set_xlabel(_(r"probability position $x$"))
         self.note = zoomed.text(0.62, 0.3, "", transform=zoomed.transAxes, fontsize=9)
         self.moving(self.note)
         whole.set_ylim(0, self.top)
         whole.set_ylabel(RATIO_TEXT)
-        whole.set_title(r"PLRV-9 · $\delta_2$ = shaded area (whole axis)")
-        zoomed.set_title(f"zoom on $x < {self.zoom:g}$")
+        whole.set_title(_(r"PLRV-9 · $\delta_2$ = shaded area (whole axis)"))
+        zoomed.set_title(_("zoom on $x < {zoom:g}$").format(zoom=self.zoom))
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, sigma, sensitivity):
@@ -625,18 +692,24 @@ class BadEventArea(_GaussianFigure):
     def description(self):
         """PLRV-9 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            "e^ε over e^L against the probability position (left whole, right zoomed on "
-            f"x below 0.1): a dashed box of width δ₁ = {say('(width)')} and the shaded area "
-            f"δ₂ = {say('(area)')} between the curve and 1 over the bad events, at ε = "
-            f"{spoken(p['epsilon'])} and σ = {spoken(p['sigma'])}. The area is "
-            f"{say('/ ')} of the box: δ₂ weighs each output by how bad it is."
+        return _(
+            "e^ε over e^L against the probability position (left whole, right zoomed on x "
+            "below 0.1): a dashed box of width δ₁ = {delta_1} and the shaded area "
+            "δ₂ = {delta_2} between the curve and 1 over the bad events, at ε = {epsilon} and "
+            "σ = {sigma}. The area is {share} of the box: δ₂ weighs each output by how bad "
+            "it is."
+        ).format(
+            delta_1=say("(width)"),
+            delta_2=say("(area)"),
+            epsilon=spoken(p["epsilon"]),
+            sigma=spoken(p["sigma"]),
+            share=say("/ "),
         )
 
     def numbers(self):
         """The readout beside PLRV-9: the numbers it shows at the current setting."""
         result = {
-            f"{DELTA1_NAME} (width)": self.width,
+            DELTA1_WIDTH_NAME: self.width,
             DELTA2_AREA_NAME: self.delta,
             r"$\varepsilon$": float(self.epsilon),
         }
@@ -657,7 +730,7 @@ class WorstSetCheck(_GaussianFigure):
     """
 
     figure_id = "PLRV-PROOF"
-    title = "The worst set of outputs gives δ₂"
+    title = N_("The worst set of outputs gives δ₂")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.05, maximum=3.0),
         "sigma": SIGMA.replace(minimum=0.5, maximum=4.0),
@@ -700,17 +773,22 @@ class WorstSetCheck(_GaussianFigure):
         self.moving(*self.dots, self.worst, self.note)
         ax.set_yticks(
             range(len(self.sets.families) + 1),
-            [r"worst set $S^* = \{O : \mathcal{L}(O) > \varepsilon\}$", *self.sets.families],
+            [
+                _(r"worst set $S^* = \{O : \mathcal{L}(O) > \varepsilon\}$"),
+                *(_(family) for family in self.sets.families),
+            ],
         )
         ax.set_ylim(len(self.sets.families) + 0.6, -0.6)
         ax.set_xlim(self.left - 0.05, 1.2)
         ax.set_xlabel(
-            r"$\delta_S / \delta_2$   (sets with $\delta_S \leq -\delta_2$ are drawn at $-1$)"
+            _(r"$\delta_S / \delta_2$   (sets with $\delta_S \leq -\delta_2$ are drawn at $-1$)")
         )
         ax.set_title(
-            r"PLRV-PROOF · $\delta_S = "
-            r"\Pr[\mathcal{A}(D_1) \in S] - e^{\varepsilon} \Pr[\mathcal{A}(D_2) \in S]$:"
-            r" none beats $\delta_2$ (dashed)"
+            _(
+                r"PLRV-PROOF · $\delta_S = "
+                r"\Pr[\mathcal{A}(D_1) \in S] - e^{\varepsilon} \Pr[\mathcal{A}(D_2) \in S]$:"
+                r" none beats $\delta_2$ (dashed)"
+            )
         )
 
     def _apply(self, epsilon, sigma, sensitivity):
@@ -727,27 +805,36 @@ class WorstSetCheck(_GaussianFigure):
             chosen = self.family_rows == family
             dots.set_data(ratios[chosen], self.rows[chosen])
         self.worst.set_xdata([worst_delta / delta])
-        self.note.set_text(f"worst set S*: {worst_delta:.8g}\nbest other: {deltas.max():.8g}")
+        self.note.set_text(
+            _("worst set S*: {worst_delta:.8g}\nbest other: {best_other_delta:.8g}").format(
+                worst_delta=worst_delta, best_other_delta=deltas.max()
+            )
+        )
 
     def description(self):
         """PLRV-PROOF in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "δ_S of 300 random sets of outputs and of the worst set, the outputs whose loss "
-            f"exceeds ε = {spoken(p['epsilon'])} (σ = {spoken(p['sigma'])}): the worst set "
-            f"reaches δ₂ = {say('delta_2 =', 4)}, the largest random set "
-            f"{say('largest', 4)}, and a share {say('random sets with')} of the random "
-            "sets does better."
+            "exceeds ε = {epsilon} (σ = {sigma}): the worst set reaches δ₂ = {delta_2}, the "
+            "largest random set {largest}, and a share {better} of the random sets does "
+            "better."
+        ).format(
+            epsilon=spoken(p["epsilon"]),
+            sigma=spoken(p["sigma"]),
+            delta_2=say("delta_2 =", 4),
+            largest=say("largest", 4),
+            better=say("random sets with"),
         )
 
     def numbers(self):
         """The readout beside PLRV-PROOF: the numbers it shows at the current setting."""
         return {
             DELTA2_NAME: self.delta,
-            r"$\delta_S$ for the worst set $S^*$": float(self.worst_delta),
-            r"largest $\delta_S$ of the random sets": float(self.deltas.max()),
+            N_(r"$\delta_S$ for the worst set $S^*$"): float(self.worst_delta),
+            N_(r"largest $\delta_S$ of the random sets"): float(self.deltas.max()),
             # Beyond rounding: the sums over 800 bins carry errors of about 1e-15 delta.
-            r"random sets with $\delta_S > \delta_2$": float(
+            N_(r"random sets with $\delta_S > \delta_2$"): float(
                 np.sum(self.deltas > self.delta * (1 + 1e-9))
             ),
         }

@@ -38,6 +38,8 @@ from dplearn.figures.mechanisms import (
     LAPLACE_COLOUR,
 )
 from dplearn.figures.sliders import exponent_control
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "GaussianCalibration",
@@ -62,7 +64,7 @@ class GaussianCalibration(Explorer):
     """
 
     figure_id = "MECH-4"
-    title = "Gaussian mechanism: where the classic σ holds, wastes noise, and breaks"
+    title = N_("Gaussian mechanism: where the classic σ holds, wastes noise, and breaks")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.05, maximum=20.0),
         "delta": exponent_control(DELTA),
@@ -82,12 +84,14 @@ class GaussianCalibration(Explorer):
             ax.set_xlim(*self.epsilon_range)
             ax.axvspan(self.epsilon_range[0], 1.0, color="0.9", zorder=0)
             ax.set_xlabel(r"$\varepsilon$")
-        sigma_ax.text(0.06, 2e-3, "$\\varepsilon < 1$: what the\ntextbook proof covers", fontsize=9)
+        sigma_ax.text(
+            0.06, 2e-3, _("$\\varepsilon < 1$: what the\ntextbook proof covers"), fontsize=9
+        )
         (self.classic_line,) = sigma_ax.plot(
-            [], [], "--", color=D1_COLOUR, label=r"classic $\sigma$"
+            [], [], "--", color=D1_COLOUR, label=_(r"classic $\sigma$")
         )
         (self.analytic_line,) = sigma_ax.plot(
-            [], [], color="C3", label=r"analytic $\sigma$ (exact)"
+            [], [], color="C3", label=_(r"analytic $\sigma$ (exact)")
         )
         # The dots mark the slider's epsilon, which reaches the axes' ends: drawn whole
         # there, and kept out of the layout, which they would otherwise widen.
@@ -101,15 +105,15 @@ class GaussianCalibration(Explorer):
         sigma_ax.set_ylim(1e-3, 1e4)
         sigma_ax.set_ylabel(r"$\sigma$")
         sigma_ax.set_title(
-            r"$\sigma$: classic formula and the smallest valid $\sigma$", fontsize=10
+            _(r"$\sigma$: classic formula and the smallest valid $\sigma$"), fontsize=10
         )
 
         waste_ax.axhline(1.0, color="black", linewidth=1, zorder=1.5)
         waste_ax.axhspan(1.0, 30.0, color="C2", alpha=0.08)
         waste_ax.axhspan(0.3, 1.0, color="C3", alpha=0.08)
         # At the top and bottom edges, where the ratio curve never goes.
-        waste_ax.text(0.06, 27.0, "above 1: more noise than needed", fontsize=9, va="top")
-        waste_ax.text(0.06, 0.33, "below 1: too little noise", fontsize=9, va="bottom")
+        waste_ax.text(0.06, 27.0, _("above 1: more noise than needed"), fontsize=9, va="top")
+        waste_ax.text(0.06, 0.33, _("below 1: too little noise"), fontsize=9, va="bottom")
         (self.waste_line,) = waste_ax.plot([], [], color="black", lw=1.8)
         (self.waste_dot,) = waste_ax.plot(
             [], [], "o", color="black", clip_on=False, in_layout=False
@@ -120,11 +124,11 @@ class GaussianCalibration(Explorer):
         ratio_ticks = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0]
         waste_ax.set_yticks(ratio_ticks, labels=[f"{tick:g}" for tick in ratio_ticks])
         waste_ax.yaxis.set_minor_formatter(NullFormatter())
-        waste_ax.set_ylabel(r"classic $\sigma$ $\div$ analytic $\sigma$")
-        waste_ax.set_title(r"how much noise the classic $\sigma$ wastes", fontsize=10)
+        waste_ax.set_ylabel(_(r"classic $\sigma$ $\div$ analytic $\sigma$"))
+        waste_ax.set_title(_(r"how much noise the classic $\sigma$ wastes"), fontsize=10)
 
         (self.exact_line,) = delta_ax.plot(
-            [], [], color=D1_COLOUR, label=r"exact $\delta$ of the classic $\sigma$"
+            [], [], color=D1_COLOUR, label=_(r"exact $\delta$ of the classic $\sigma$")
         )
         (self.target_line,) = delta_ax.plot(
             self.epsilon_range,
@@ -132,18 +136,22 @@ class GaussianCalibration(Explorer):
             color="black",
             linewidth=1,
             ls="--",
-            label=r"promised $\delta$",
+            label=_(r"promised $\delta$"),
         )
         (self.exact_dot,) = delta_ax.plot(
             [], [], "o", color=D1_COLOUR, clip_on=False, in_layout=False
         )
         self.delta_crossing = delta_ax.axvline(
-            1.0, color="black", linestyle=":", linewidth=1.2, label="where it starts to break"
+            1.0,
+            color="black",
+            linestyle=":",
+            linewidth=1.2,
+            label=_("where it starts to break"),
         )
         delta_ax.set_ylim(1e-19, 3.0)
         delta_ax.set_ylabel(r"$\delta$")
         delta_ax.set_title(
-            r"exact $\delta$ of the classic $\sigma$, against the promise", fontsize=10
+            _(r"exact $\delta$ of the classic $\sigma$, against the promise"), fontsize=10
         )
         legend_below(self.figure, (sigma_ax, delta_ax))
         self.moving(self.classic_line, self.analytic_line, self.classic_dot, self.analytic_dot)
@@ -189,13 +197,21 @@ class GaussianCalibration(Explorer):
         """MECH-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         classic = "classic $\\sigma$"
-        return (
-            f"Left: σ against ε for Δf = {spoken(p['sensitivity'])} and δ = "
-            f"{spoken(p['delta'])}: at ε = {spoken(p['epsilon'])} the classic σ (dashed) is "
-            f"{say(classic)} against the analytic {say('analytic')} (extra noise "
-            f"{say('extra noise')}). Right: the exact δ the classic σ gives, "
-            f"{say('exact $')}; promise kept: {say('keeps')}; the classic σ breaks "
-            f"above ε = {say('breaks')}."
+        return _(
+            "Left: σ against ε for Δf = {sensitivity} and δ = {delta}: at ε = {epsilon} the "
+            "classic σ (dashed) is {classic_sigma} against the analytic {analytic_sigma} (extra "
+            "noise {extra_noise}). Right: the exact δ the classic σ gives, {exact_delta}; "
+            "promise kept: {promise_kept}; the classic σ breaks above ε = {breaking_epsilon}."
+        ).format(
+            sensitivity=spoken(p["sensitivity"]),
+            delta=spoken(p["delta"]),
+            epsilon=spoken(p["epsilon"]),
+            classic_sigma=say(classic),
+            analytic_sigma=say("analytic"),
+            extra_noise=say("extra noise"),
+            exact_delta=say("exact $"),
+            promise_kept=say("keeps"),
+            breaking_epsilon=say("breaks"),
         )
 
     def numbers(self):
@@ -203,13 +219,15 @@ class GaussianCalibration(Explorer):
         v = self.values
         extra = 100 * (v["classic"] / v["analytic"] - 1)
         return {
-            r"classic $\sigma$": v["classic"],
-            r"analytic $\sigma$": v["analytic"],
-            r"extra noise of the classic $\sigma$": f"{extra:+.1f} %",
-            r"exact $\delta$ at the classic $\sigma$": v["exact"],
-            r"promised $\delta$": v["delta"],
-            r"classic $\sigma$ keeps its promise": "yes" if v["exact"] <= v["delta"] else "no",
-            r"it breaks above $\varepsilon$ =": v["crossing"],
+            N_(r"classic $\sigma$"): v["classic"],
+            N_(r"analytic $\sigma$"): v["analytic"],
+            N_(r"extra noise of the classic $\sigma$"): f"{extra:+.1f} %",
+            N_(r"exact $\delta$ at the classic $\sigma$"): v["exact"],
+            N_(r"promised $\delta$"): v["delta"],
+            N_(r"classic $\sigma$ keeps its promise"): _("yes")
+            if v["exact"] <= v["delta"]
+            else _("no"),
+            N_(r"it breaks above $\varepsilon$ ="): v["crossing"],
         }
 
 
@@ -234,12 +252,12 @@ class DimensionNoise(Explorer):
     """
 
     figure_id = "MECH-5"
-    title = "Many coordinates: Laplace (ℓ1) against Gaussian (ℓ2) noise"
+    title = N_("Many coordinates: Laplace (ℓ1) against Gaussian (ℓ2) noise")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=10.0),
         "delta": exponent_control(DELTA),
-        "bound": SENSITIVITY.replace(label="$c$", description="per-coordinate bound"),
-        "dimension": Control("$d$", 1, 300, integer=True, description="number of coordinates"),
+        "bound": SENSITIVITY.replace(label="$c$", description=N_("per-coordinate bound")),
+        "dimension": Control("$d$", 1, 300, integer=True, description=N_("number of coordinates")),
     }
     defaults = {"epsilon": 1.0, "delta": 1e-5, "bound": 1.0, "dimension": 10}
     figsize = (11.0, 4.2)
@@ -263,13 +281,13 @@ class DimensionNoise(Explorer):
             1, 2, gridspec_kw={"width_ratios": [1.35, 1.0]}
         )
         (self.laplace_line,) = line_ax.plot(
-            [], [], color=LAPLACE_COLOUR, ls="-.", label=r"Laplace, $\ell_1$"
+            [], [], color=LAPLACE_COLOUR, ls="-.", label=_(r"Laplace, $\ell_1$")
         )
         (self.gauss_line,) = line_ax.plot(
-            [], [], color=GAUSSIAN_COLOUR, label=r"Gaussian, $\ell_2$ (analytic $\sigma$)"
+            [], [], color=GAUSSIAN_COLOUR, label=_(r"Gaussian, $\ell_2$ (analytic $\sigma$)")
         )
         (self.classic_line,) = line_ax.plot(
-            [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label=r"Gaussian, classic $\sigma$"
+            [], [], "--", color=GAUSSIAN_COLOUR, linewidth=1, label=_(r"Gaussian, classic $\sigma$")
         )
         # At the slider's dimension, which reaches the axes' ends: drawn whole there (and
         # kept out of the layout).
@@ -284,23 +302,24 @@ class DimensionNoise(Explorer):
             color="black",
             linestyle=":",
             linewidth=1.2,
-            label=r"crossover $d^*$ (analytic $\sigma$)",
+            label=_(r"crossover $d^*$ (analytic $\sigma$)"),
         )
         line_ax.set_xscale("log")
         line_ax.set_yscale("log")
         line_ax.set_xlim(*self.dimension_range)
         line_ax.set_ylim(1e-2, 1e5)
-        line_ax.set_xlabel("dimension $d$")
-        line_ax.set_ylabel("noise standard deviation per coordinate")
+        line_ax.set_xlabel(_("dimension $d$"))
+        line_ax.set_ylabel(_("noise standard deviation per coordinate"))
         line_ax.set_title(
-            r"per-coordinate noise: Laplace $\propto d$, Gaussian $\propto \sqrt{d}$", fontsize=10
+            _(r"per-coordinate noise: Laplace $\propto d$, Gaussian $\propto \sqrt{d}$"),
+            fontsize=10,
         )
 
         (self.laplace_points,) = shape_ax.plot(
-            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.9, label="Laplace samples"
+            [], [], ".", ms=2.5, color=LAPLACE_COLOUR, alpha=0.9, label=_("Laplace samples")
         )
         (self.gauss_points,) = shape_ax.plot(
-            [], [], "+", ms=3, color=GAUSSIAN_COLOUR, alpha=0.9, label="Gaussian samples"
+            [], [], "+", ms=3, color=GAUSSIAN_COLOUR, alpha=0.9, label=_("Gaussian samples")
         )
         self.diamond = Polygon(np.zeros((4, 2)), closed=True, fill=False, lw=2)
         self.diamond.set_edgecolor(LAPLACE_COLOUR)
@@ -311,9 +330,9 @@ class DimensionNoise(Explorer):
         shape_ax.set_xlim(-self.box, self.box)
         shape_ax.set_ylim(-self.box, self.box)
         shape_ax.set_aspect("equal")
-        shape_ax.set_xlabel(r"noise on coordinate 1 (units of $c / \varepsilon$)")
-        shape_ax.set_ylabel(r"noise on coordinate 2 (units of $c / \varepsilon$)")
-        shape_ax.set_title(r"$d = 2$: 90 % regions, diamond vs circle", fontsize=10)
+        shape_ax.set_xlabel(_(r"noise on coordinate 1 (units of $c / \varepsilon$)"))
+        shape_ax.set_ylabel(_(r"noise on coordinate 2 (units of $c / \varepsilon$)"))
+        shape_ax.set_title(_(r"$d = 2$: 90 % regions, diamond vs circle"), fontsize=10)
         legend_below(self.figure, (line_ax, shape_ax), ncols=3, markerscale=3)
         self.moving(self.laplace_line, self.gauss_line, self.classic_line)
         self.moving(self.laplace_dot, self.gauss_dot, self.crossover_line)
@@ -362,23 +381,30 @@ class DimensionNoise(Explorer):
     def description(self):
         """MECH-5 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            "Left: noise per coordinate against the dimension d: at d = "
-            f"{spoken(p['dimension'])} (bound c = {spoken(p['bound'])}, ε = "
-            f"{spoken(p['epsilon'])}, δ = {spoken(p['delta'])}) Laplace noise has standard "
-            f"deviation {say('Laplace sd')} and Gaussian {say('Gaussian sd')}; Gaussian "
-            f"is smaller beyond d = {say('analytic')}. Right: samples of each in two "
-            "dimensions, a diamond for Laplace and a circle for Gaussian."
+        return _(
+            "Left: noise per coordinate against the dimension d: at d = {dimension} (bound "
+            "c = {bound}, ε = {epsilon}, δ = {delta}) Laplace noise has standard deviation "
+            "{laplace_sd} and Gaussian {gaussian_sd}; Gaussian is smaller beyond d = "
+            "{crossover}. Right: samples of each in two dimensions, a diamond for Laplace and "
+            "a circle for Gaussian."
+        ).format(
+            dimension=spoken(p["dimension"]),
+            bound=spoken(p["bound"]),
+            epsilon=spoken(p["epsilon"]),
+            delta=spoken(p["delta"]),
+            laplace_sd=say("Laplace sd"),
+            gaussian_sd=say("Gaussian sd"),
+            crossover=say("analytic"),
         )
 
     def numbers(self):
         """The readout beside MECH-5: the numbers it shows at the current setting."""
         v = self.values
         return {
-            r"$\ell_1$ sensitivity $d \cdot c$": v["l1"],
-            r"$\ell_2$ sensitivity $\sqrt{d} \cdot c$": v["l2"],
-            "Laplace sd per coordinate": v["laplace"],
-            "Gaussian sd per coordinate": v["gauss"],
-            r"crossover $d^*$ (analytic $\sigma$)": v["crossover"],
-            r"crossover $d^*$ (classic $\sigma$) $= \ln(1.25/\delta)$": v["classic_crossover"],
+            N_(r"$\ell_1$ sensitivity $d \cdot c$"): v["l1"],
+            N_(r"$\ell_2$ sensitivity $\sqrt{d} \cdot c$"): v["l2"],
+            N_("Laplace sd per coordinate"): v["laplace"],
+            N_("Gaussian sd per coordinate"): v["gauss"],
+            N_(r"crossover $d^*$ (analytic $\sigma$)"): v["crossover"],
+            N_(r"crossover $d^*$ (classic $\sigma$) $= \ln(1.25/\delta)$"): v["classic_crossover"],
         }

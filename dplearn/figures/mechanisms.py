@@ -30,6 +30,8 @@ from dplearn.figures.controls import (
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below
 from dplearn.figures.style import BLUE, GREEN, ORANGE, PURPLE
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "NeighbourDifferences",
@@ -39,7 +41,7 @@ __all__ = [
 
 D1_COLOUR, D2_COLOUR = BLUE, ORANGE
 #: The readout's name of the Laplace scale.
-SCALE_NAME = r"scale $b = \Delta f / \varepsilon$"
+SCALE_NAME = N_(r"scale $b = \Delta f / \varepsilon$")
 LAPLACE_COLOUR, GAUSSIAN_COLOUR = GREEN, PURPLE
 BOUND_COLOUR = "0.35"
 
@@ -66,8 +68,10 @@ class NeighbourDifferences(Explorer):
     """
 
     figure_id = "MECH-1"
-    title = "Sensitivity: |f(x) − f(y)| over the neighbours of a data set"
-    controls = {"upper": Control(r"clip $c$", 15, 90, integer=True, description="clipping bound")}
+    title = N_("Sensitivity: |f(x) − f(y)| over the neighbours of a data set")
+    controls = {
+        "upper": Control(N_(r"clip $c$"), 15, 90, integer=True, description=N_("clipping bound"))
+    }
     defaults = {"upper": 60}
     figsize = (10.0, 3.6)
 
@@ -117,8 +121,8 @@ class NeighbourDifferences(Explorer):
         )
         self.bars, self.l2_marks, self.max_lines = {}, {}, {}
         titles = {
-            "add-remove": f"$f$ = {self.name}: add or remove one row",
-            "replace": "$f$ = the same: replace one row (size $n$ stays)",
+            "add-remove": _("$f$ = {query}: add or remove one row").format(query=self.name),
+            "replace": _("$f$ = the same: replace one row (size $n$ stays)"),
         }
         for ax, (notion, pairs) in zip(self.axes, first.items(), strict=True):
             positions = np.arange(len(pairs))
@@ -135,21 +139,21 @@ class NeighbourDifferences(Explorer):
                 color="C3",
                 linestyle="--",
                 linewidth=1.2,
-                label="largest: the local sensitivity",
+                label=_("largest: the local sensitivity"),
             )
             ax.set_xlim(-0.8, len(pairs) - 0.2)
             ax.set_ylim(0.0, top)
             ax.set_title(titles[notion], fontsize=10)
             ax.set_xlabel(
-                "neighbour $y$: one bar each"
+                _("neighbour $y$: one bar each")
                 if notion == "add-remove"
-                else "neighbour $y$: one bar each, grouped by the row replaced"
+                else _("neighbour $y$: one bar each, grouped by the row replaced")
             )
             centres, labels = _groups(pairs, notion)
             ax.set_xticks(centres, labels, fontsize=9)
             ax.tick_params(axis="x", length=0)
             self.moving(self.bars[notion], self.l2_marks[notion], self.max_lines[notion])
-        self.axes[0].set_ylabel(r"$|f(x) - f(y)|$  (bars $\ell_1$, ticks $\ell_2$)")
+        self.axes[0].set_ylabel(_(r"$|f(x) - f(y)|$  (bars $\ell_1$, ticks $\ell_2$)"))
         legend_below(self.figure, self.axes[:1])
 
     def _apply(self, upper):
@@ -175,13 +179,18 @@ class NeighbourDifferences(Explorer):
     def description(self):
         """MECH-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Bars: how much the query changes between the toy data set and each neighbour, "
             "left the neighbours that add or remove a row, right those that replace one; "
-            f"a dashed line marks the largest. At clip c = {spoken(p['upper'])} the local "
-            f"sensitivity is {say('ell_1$ sensitivity, add')} under add or remove "
-            f"({say('pair, add')}) and {say('ell_1$ sensitivity, replace')} under replace "
-            f"({say('pair, replace')})."
+            "a dashed line marks the largest. At clip c = {clip} the local sensitivity is "
+            "{add_remove_sensitivity} under add or remove ({add_remove_pair}) and "
+            "{replace_sensitivity} under replace ({replace_pair})."
+        ).format(
+            clip=spoken(p["upper"]),
+            add_remove_sensitivity=say("ell_1$ sensitivity, add"),
+            add_remove_pair=say("pair, add"),
+            replace_sensitivity=say("ell_1$ sensitivity, replace"),
+            replace_pair=say("pair, replace"),
         )
 
     def numbers(self):
@@ -190,12 +199,12 @@ class NeighbourDifferences(Explorer):
         return {
             # One notion per readout column: at the page width the readout has two
             # columns of three.
-            r"$\ell_1$ sensitivity, add/remove (local)": add[0],
-            r"$\ell_2$ sensitivity, add/remove (local)": add[1],
-            "a largest pair, add/remove": add[2].description,
-            r"$\ell_1$ sensitivity, replace (local)": replace[0],
-            r"$\ell_2$ sensitivity, replace (local)": replace[1],
-            "a largest pair, replace": replace[2].description,
+            N_(r"$\ell_1$ sensitivity, add/remove (local)"): add[0],
+            N_(r"$\ell_2$ sensitivity, add/remove (local)"): add[1],
+            N_("a largest pair, add/remove"): add[2].description,
+            N_(r"$\ell_1$ sensitivity, replace (local)"): replace[0],
+            N_(r"$\ell_2$ sensitivity, replace (local)"): replace[1],
+            N_("a largest pair, replace"): replace[2].description,
         }
 
 
@@ -225,8 +234,13 @@ def _groups(pairs, notion):
     for index in range(1, len(keys) + 1):
         if index == len(keys) or keys[index] != keys[start]:
             centres.append((start + index - 1) / 2.0)
-            label = keys[start] if notion == "add-remove" else f"{keys[start]} →"
-            labels.append(f"{label} ({index - start})" if notion == "add-remove" else label)
+            if notion == "add-remove":
+                # The neighbours' first word, "add" or "remove", and how many there are.
+                count = index - start
+                label = _("add ({count})") if keys[start] == "add" else _("remove ({count})")
+                labels.append(label.format(count=count))
+            else:
+                labels.append(f"{keys[start]} →")
             start = index
     return centres, labels
 
@@ -257,7 +271,7 @@ class LaplaceRatio(Explorer):
     """
 
     figure_id = "MECH-2"
-    title = "Laplace mechanism: the density ratio stays in [e^−ε, e^ε]"
+    title = N_("Laplace mechanism: the density ratio stays in [e^−ε, e^ε]")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
         "sensitivity": SENSITIVITY.replace(minimum=0.5, maximum=5.0, label=r"$\Delta f$"),
@@ -278,9 +292,9 @@ class LaplaceRatio(Explorer):
         density_ax.set_yscale("log")
         density_ax.set_ylim(1e-4, 10.0)
         density_ax.set_xlim(*self.z_range)
-        density_ax.set_xlabel("output $z$")
-        density_ax.set_ylabel("density (log scale)")
-        density_ax.set_title("output densities: two tents on a log scale", fontsize=10)
+        density_ax.set_xlabel(_("output $z$"))
+        density_ax.set_ylabel(_("density (log scale)"))
+        density_ax.set_title(_("output densities: two tents on a log scale"), fontsize=10)
         # Below the moving curves (zorder 2), so the static layer holds it whole.
         density_ax.axvline(0.0, color=D1_COLOUR, linewidth=0.8, linestyle=":", zorder=1.5)
         self.mark_y = density_ax.axvline(0.0, color=D2_COLOUR, linewidth=0.8, linestyle=":")
@@ -302,15 +316,18 @@ class LaplaceRatio(Explorer):
             [1, 1],
             "--",
             color=BOUND_COLOUR,
-            label=r"bounds $e^{\varepsilon}$ and $e^{-\varepsilon}$",
+            label=_(r"bounds $e^{\varepsilon}$ and $e^{-\varepsilon}$"),
         )
         (self.lower_bound,) = ratio_ax.plot(self.z_range, [1, 1], "--", color=BOUND_COLOUR)
-        (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label="ratio")
+        (self.ratio_line,) = ratio_ax.plot([], [], color="C3", linewidth=2, label=_("ratio"))
         legend_below(self.figure, (density_ax, ratio_ax))
-        ratio_ax.set_xlabel("output $z$")
-        ratio_ax.set_ylabel("ratio $p_x(z) / p_y(z)$ (log scale)")
+        ratio_ax.set_xlabel(_("output $z$"))
+        ratio_ax.set_ylabel(_("ratio $p_x(z) / p_y(z)$ (log scale)"))
         ratio_ax.set_title(
-            r"ratio: $e^{\varepsilon}$ where $z \leq f(x)$, $e^{-\varepsilon}$ where $z \geq f(y)$",
+            _(
+                r"ratio: $e^{\varepsilon}$ where $z \leq f(x)$, "
+                r"$e^{-\varepsilon}$ where $z \geq f(y)$"
+            ),
             fontsize=10,
         )
         self.moving(self.density_x, self.density_y, self.mark_y)
@@ -344,12 +361,17 @@ class LaplaceRatio(Explorer):
         """MECH-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
         upper = "$e^{\\varepsilon}$"
-        return (
-            f"Left: the two Laplace output densities, centred at 0 and Δf = "
-            f"{spoken(p['sensitivity'])}, of scale b = {say('scale')} (ε = "
-            f"{spoken(p['epsilon'])}). Right: their ratio stays between e^-ε = "
-            f"{say('e^{-')} and e^ε = {say(upper)}, and reaches those bounds "
-            "in the shaded parts outside the two centres."
+        return _(
+            "Left: the two Laplace output densities, centred at 0 and Δf = {sensitivity}, of "
+            "scale b = {scale} (ε = {epsilon}). Right: their ratio stays between e^-ε = "
+            "{lower_bound} and e^ε = {upper_bound}, and reaches those bounds in the shaded "
+            "parts outside the two centres."
+        ).format(
+            sensitivity=spoken(p["sensitivity"]),
+            scale=say("scale"),
+            epsilon=spoken(p["epsilon"]),
+            lower_bound=say("e^{-"),
+            upper_bound=say(upper),
         )
 
     def numbers(self):
@@ -357,9 +379,9 @@ class LaplaceRatio(Explorer):
         v = self.values
         return {
             SCALE_NAME: v["scale"],
-            "largest ratio on the grid": v["max_ratio"],
+            N_("largest ratio on the grid"): v["max_ratio"],
             r"$e^{\varepsilon}$": float(np.exp(v["epsilon"])),
-            "smallest ratio on the grid": v["min_ratio"],
+            N_("smallest ratio on the grid"): v["min_ratio"],
             r"$e^{-\varepsilon}$": float(np.exp(-v["epsilon"])),
         }
 
@@ -383,14 +405,14 @@ class GeometricOptimality(Explorer):
     """
 
     figure_id = "MECH-3"
-    title = "Geometric mechanism: ratio bound and universal optimality"
+    title = N_("Geometric mechanism: ratio bound and universal optimality")
     controls = {
         "epsilon": EPSILON.replace(minimum=0.1, maximum=5.0),
         "sensitivity": INTEGER_SENSITIVITY.replace(maximum=5, label=r"$\Delta f$"),
         "loss": Choice(
-            "loss",
-            ("absolute", "squared", "beyond tolerance"),
-            "what a wrong answer j for the true count i costs",
+            N_("loss"),
+            (N_("absolute"), N_("squared"), N_("beyond tolerance")),
+            N_("what a wrong answer j for the true count i costs"),
         ),
     }
     defaults = {"epsilon": 1.0, "sensitivity": 1, "loss": "absolute"}
@@ -451,32 +473,32 @@ class GeometricOptimality(Explorer):
         # stem's foot lies below the axes): much cheaper to draw than a collection.
         (self.stems_x,) = pmf_ax.plot([], [], "-o", ms=3, lw=2, color=D1_COLOUR)
         (self.stems_y,) = pmf_ax.plot([], [], "-s", ms=3, lw=2, color=D2_COLOUR)
-        self.stems_x.set_label("$f(x) = 0$, plus noise")
-        self.stems_y.set_label(r"$f(y) = \Delta f$, plus noise")
+        self.stems_x.set_label(_("$f(x) = 0$, plus noise"))
+        self.stems_y.set_label(_(r"$f(y) = \Delta f$, plus noise"))
         pmf_ax.set_yscale("log")
         pmf_ax.set_ylim(1e-6, 1.5)
         pmf_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
-        pmf_ax.set_xlabel("output $z$ (an integer)")
-        pmf_ax.set_ylabel("probability (log scale)")
-        pmf_ax.set_title("geometric pmfs", fontsize=10)
+        pmf_ax.set_xlabel(_("output $z$ (an integer)"))
+        pmf_ax.set_ylabel(_("probability (log scale)"))
+        pmf_ax.set_title(_("geometric pmfs"), fontsize=10)
 
         _ratio_axis(ratio_ax)
         ratio_ax.set_xlim(k[0] - 0.8, k[-1] + 0.8)
         # Both bounds in one line, broken by a NaN.
         (self.bounds,) = ratio_ax.plot([], [], "--", color=BOUND_COLOUR)
         (self.ratio_dots,) = ratio_ax.plot(k, np.ones(k.size), "o", color="C3", ms=4)
-        ratio_ax.set_xlabel("output $z$")
+        ratio_ax.set_xlabel(_("output $z$"))
         ratio_ax.set_ylabel(r"$\Pr[M(x) = z] / \Pr[M(y) = z]$")
-        ratio_ax.set_title(r"ratio, with the bounds $e^{\pm\varepsilon}$", fontsize=10)
+        ratio_ax.set_title(_(r"ratio, with the bounds $e^{\pm\varepsilon}$"), fontsize=10)
 
         (self.lp_curve,) = loss_ax.plot(
-            [], [], color="black", label=r"best $\varepsilon$-DP mechanism (LP)"
+            [], [], color="black", label=_(r"best $\varepsilon$-DP mechanism (LP)")
         )
         (self.raw_curve,) = loss_ax.plot(
-            [], [], "--", color=D1_COLOUR, label="truncated geometric, as is"
+            [], [], "--", color=D1_COLOUR, label=_("truncated geometric, as is")
         )
         (self.remap_curve,) = loss_ax.plot(
-            [], [], "o", color="C3", ms=4, mfc="none", label="geometric + best remap"
+            [], [], "o", color="C3", ms=4, mfc="none", label=_("geometric + best remap")
         )
         (self.lp_now,) = loss_ax.plot([], [], "s", color="black", ms=7, mfc="none")
         # It stops below the loss note, which it would otherwise cross at every epsilon.
@@ -486,9 +508,11 @@ class GeometricOptimality(Explorer):
         loss_ax.set_xlim(0.09, 5.5)
         loss_ax.set_ylim(1e-5, 30.0)
         loss_ax.set_xlabel(r"$\varepsilon$")
-        loss_ax.set_ylabel("expected loss")
+        loss_ax.set_ylabel(_("expected loss"))
         loss_ax.set_title(
-            f"count in 0..{self.count_range}, prior Binomial({self.count_range}, 0.3)",
+            _("count in 0..{largest_count}, prior Binomial({largest_count}, 0.3)").format(
+                largest_count=self.count_range
+            ),
             fontsize=10,
         )
         # Says which loss the buttons chose: one of three strings, so mathtext parses
@@ -540,28 +564,37 @@ class GeometricOptimality(Explorer):
         self.remap_curve.set_data(epsilons, remapped_grid)
         self.lp_now.set_data([epsilon], [comparison.optimal.expected_loss])
         self.epsilon_line.set_xdata([epsilon, epsilon])
-        self.loss_note.set_text(f"loss: {loss}, {self.loss_formulas[loss]}")
+        self.loss_note.set_text(
+            _("loss: {loss}, {formula}").format(loss=_(loss), formula=self.loss_formulas[loss])
+        )
 
     def description(self):
         """MECH-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "Left: the geometric mechanism's probabilities for two neighbouring counts "
-            f"(ε = {spoken(p['epsilon'])}, Δf = {spoken(p['sensitivity'])}); middle: their "
-            f"ratio at every integer, at most e^ε = {say('$e^')}. Right: the expected "
-            f"{p['loss']} loss against ε: the best ε-DP mechanism {say('LP optimum')}, the "
-            f"truncated geometric as it is {say('as is')}, and after the best remap "
-            f"{say('best remap')}, which lies on the best."
+            "(ε = {epsilon}, Δf = {sensitivity}); middle: their ratio at every integer, at "
+            "most e^ε = {ratio_bound}. Right: the expected {loss} loss against ε: the best "
+            "ε-DP mechanism {optimum}, the truncated geometric as it is {geometric}, and "
+            "after the best remap {remapped}, which lies on the best."
+        ).format(
+            epsilon=spoken(p["epsilon"]),
+            sensitivity=spoken(p["sensitivity"]),
+            ratio_bound=say("$e^"),
+            loss=_(p["loss"]),
+            optimum=say("LP optimum"),
+            geometric=say("as is"),
+            remapped=say("best remap"),
         )
 
     def numbers(self):
         """The readout beside MECH-3: the numbers it shows at the current setting."""
         c = self.comparison
         return {
-            "largest ratio": self.values["max_ratio"],
+            N_("largest ratio"): self.values["max_ratio"],
             r"$e^{\varepsilon}$": float(np.exp(self.values["epsilon"])),
-            "LP optimum (expected loss)": c.optimal.expected_loss,
-            "geometric + best remap": c.remapped.expected_loss,
-            "truncated geometric, as is": c.geometric.expected_loss,
-            "remapped − LP": c.gap,
+            N_("LP optimum (expected loss)"): c.optimal.expected_loss,
+            N_("geometric + best remap"): c.remapped.expected_loss,
+            N_("truncated geometric, as is"): c.geometric.expected_loss,
+            N_("remapped − LP"): c.gap,
         }

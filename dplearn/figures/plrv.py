@@ -49,6 +49,8 @@ from dplearn.figures.style import (
 )
 from dplearn.figures.text import MovingXAxis, static_xlabel
 from dplearn.figures.text import value_text as _value_text
+from dplearn.language import N_
+from dplearn.language import gettext as _
 from dplearn.privacy_loss import (
     laplace_step_widths,
     posterior_odds,
@@ -84,7 +86,7 @@ MARK_COLORS = (GREEN, GREY, "#8c564b")
 
 # Output axes show D1's count +-10: the count slider moves both curves inside it.
 OUTPUT_LIMITS = (990.0, 1011.0)
-COUNT = Control(r"count of $D_1$", 995, 1005, integer=True, description="true count in D1")
+COUNT = Control(N_(r"count of $D_1$"), 995, 1005, integer=True, description=N_("true count in D1"))
 LAPLACE_SCALE_CONTROL = SCALE.replace(minimum=0.25, maximum=5.0)
 GAUSSIAN_SIGMA_CONTROL = SIGMA.replace(minimum=0.5, maximum=5.0)
 SENSITIVITY_CONTROL = SENSITIVITY.replace(minimum=0.25, maximum=4.0)
@@ -114,19 +116,24 @@ class DecimalControl(Control):
 
 
 OUTPUT_CONTROL = DecimalControl(
-    r"output $O$", *OUTPUT_LIMITS, step=0.1, description="a marked output", decimals=1
+    N_(r"output $O$"), *OUTPUT_LIMITS, step=0.1, description=N_("a marked output"), decimals=1
 )
 # Read out in e-notation: the default readout wrote 1e-4 as "0.0001000", past its box.
 POSITION_CONTROL = exponent_control(
     Control(
-        r"position $x$", 1e-4, 0.5, log=True, description="probability position of a marked output"
+        N_(r"position $x$"),
+        1e-4,
+        0.5,
+        log=True,
+        description=N_("probability position of a marked output"),
     ),
     digits=3,
 )
 # Names shared by several readouts and labels (mathtext in figures, MathJax in readouts).
 DELTA1_NAME = r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$"
 DELTA2_NAME = r"$\delta_2 = \delta(\varepsilon)$"
-DELTA2_AREA_NAME = r"$\delta_2 = \mathbb{E}[\max(0, 1 - e^{\varepsilon - \mathcal{L}})]$ (area)"
+DELTA1_WIDTH_NAME = N_(r"$\delta_1 = \Pr[\mathcal{L} > \varepsilon]$ (width)")
+DELTA2_AREA_NAME = N_(r"$\delta_2 = \mathbb{E}[\max(0, 1 - e^{\varepsilon - \mathcal{L}})]$ (area)")
 RATIO_TEXT = r"$e^{\varepsilon}/e^{\mathcal{L}}$"
 CAPPED_RATIO_TEXT = r"$\min(1,\ e^{\varepsilon}/e^{\mathcal{L}})$"
 # Text that moves with a slider is plain Unicode (ℒ for the privacy loss): mathtext
@@ -143,9 +150,9 @@ def _capped_exp(values, cap=_LOSS_CAP):
 
 def output_density_lines(ax):
     """The two empty output-density lines of A(D1) and A(D2), labelled, on ax."""
-    (line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label=r"$\mathcal{A}(D_1)$: true count")
+    (line_d1,) = ax.plot([], [], color=D1_COLOR, lw=2, label=_(r"$\mathcal{A}(D_1)$: true count"))
     (line_d2,) = ax.plot(
-        [], [], color=D2_COLOR, lw=2, ls="--", label=r"$\mathcal{A}(D_2)$: count + $\Delta$"
+        [], [], color=D2_COLOR, lw=2, ls="--", label=_(r"$\mathcal{A}(D_2)$: count + $\Delta$")
     )
     return line_d1, line_d2
 
@@ -195,12 +202,13 @@ class RandomOutputSets:
     Taught in: 02-see-what-delta-means.ipynb
     """
 
+    #: The families' names, English (``N_``): the figure that shows them translates them.
     families = (
-        r"cut $\{O < c\}$, $c$ near the boundary",
-        "worst set minus random bins",
-        "worst set plus random bins",
-        "random interval of bins",
-        "random bins",
+        N_(r"cut $\{O < c\}$, $c$ near the boundary"),
+        N_("worst set minus random bins"),
+        N_("worst set plus random bins"),
+        N_("random interval of bins"),
+        N_("random bins"),
     )
 
     def __init__(self, bins, per_family=60, *, rng):
@@ -303,7 +311,7 @@ class LaplaceDensities(_LaplaceOutputs):
     """
 
     figure_id = "PLRV-1"
-    title = "Laplace noise: two counts, three outputs"
+    title = N_("Laplace noise: two counts, three outputs")
     controls = {
         "scale": LAPLACE_SCALE_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
@@ -349,10 +357,13 @@ class LaplaceDensities(_LaplaceOutputs):
         ax.set_xlim(*OUTPUT_LIMITS)
         # A margin below 0: a dot at a density near 0 shows whole.
         ax.set_ylim(-0.03, 1.2)
-        ax.set_xlabel(r"output $O$ of the noisy count")
-        ax.set_ylabel("density")
+        ax.set_xlabel(_(r"output $O$ of the noisy count"))
+        ax.set_ylabel(_("density"))
         ax.set_title(
-            r"PLRV-1 · Laplace noise: $\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$",
+            _(
+                r"PLRV-1 · Laplace noise: "
+                r"$\Pr[\mathcal{A}(D_1) = O]$ and $\Pr[\mathcal{A}(D_2) = O]$"
+            ),
             pad=30,  # room for the two rows of labels
         )
         ax.legend(loc="upper right", fontsize=9)
@@ -382,13 +393,21 @@ class LaplaceDensities(_LaplaceOutputs):
     def description(self):
         """PLRV-1 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            "The densities of two noisy counts, 1000 and "
-            f"{spoken(1000 + p['sensitivity'])}, with Laplace noise of scale "
-            f"b = {spoken(p['scale'])}, and three outputs marked. The ratio of the two "
-            f"densities is {say('= O_1]')} at {say('$O_1$')}, {say('= O_2]')} at "
-            f"{say('$O_2$')} and {say('= O_3]')} at {say('$O_3$')}: never beyond e^ε "
-            f"with ε = Δ/b = {say('varepsilon')}."
+        return _(
+            "The densities of two noisy counts, 1000 and {count_d2}, with Laplace noise of "
+            "scale b = {scale}, and three outputs marked. The ratio of the two densities is "
+            "{ratio_1} at {output_1}, {ratio_2} at {output_2} and {ratio_3} at {output_3}: "
+            "never beyond e^ε with ε = Δ/b = {epsilon}."
+        ).format(
+            count_d2=spoken(1000 + p["sensitivity"]),
+            scale=spoken(p["scale"]),
+            ratio_1=say("= O_1]"),
+            output_1=say("$O_1$"),
+            ratio_2=say("= O_2]"),
+            output_2=say("$O_2$"),
+            ratio_3=say("= O_3]"),
+            output_3=say("$O_3$"),
+            epsilon=say("varepsilon"),
         )
 
     def numbers(self):
@@ -412,7 +431,7 @@ class LaplaceLoss(_LaplaceOutputs):
     """
 
     figure_id = "PLRV-2"
-    title = "Laplace noise: the privacy loss of each output"
+    title = N_("Laplace noise: the privacy loss of each output")
     controls = {
         "scale": LAPLACE_SCALE_CONTROL,
         "sensitivity": SENSITIVITY_CONTROL,
@@ -444,8 +463,8 @@ class LaplaceLoss(_LaplaceOutputs):
         self.moving(self.loss_line, self.epsilon_line, self.above, self.verdict)
         ax.set_xlim(*OUTPUT_LIMITS)
         ax.set_ylim(-3.5, 3.5)
-        ax.set_xlabel(r"output $O$  (left: helps the attacker most)")
-        ax.set_ylabel(r"privacy loss $\mathcal{L}(O)$")
+        ax.set_xlabel(_(r"output $O$  (left: helps the attacker most)"))
+        ax.set_ylabel(_(r"privacy loss $\mathcal{L}(O)$"))
         ax.set_title(
             r"PLRV-2 · $\mathcal{L}(O) = "
             r"\ln\left(\Pr[\mathcal{A}(D_1) = O]\ /\ \Pr[\mathcal{A}(D_2) = O]\right)$"
@@ -461,20 +480,30 @@ class LaplaceLoss(_LaplaceOutputs):
         self.epsilon_line.set_ydata([epsilon, epsilon])
         bad = loss > epsilon
         self.above.set_data(self.grid[bad], loss[bad])
-        holds = "≤" if exceeds == 0 else ">"
+        if exceeds == 0:
+            verdict = _("max ℒ = {max_loss} ≤ ε = {epsilon}")
+        else:
+            verdict = _("max ℒ = {max_loss} > ε = {epsilon}")
         self.verdict.set_text(
-            f"max ℒ = {_value_text(noise.max_loss)} {holds} ε = {_value_text(epsilon)}"
+            verdict.format(max_loss=_value_text(noise.max_loss), epsilon=_value_text(epsilon))
         )
 
     def description(self):
         """PLRV-2 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            "The privacy loss L against the output for Laplace noise of scale "
-            f"b = {spoken(p['scale'])}: flat at plus Δ/b = {say('max')} left of the count "
-            f"{spoken(p['count'])}, a straight slope between the two counts, flat at minus "
-            f"{say('max')} beyond. Against the line ε = {spoken(p['epsilon'])} the loss "
-            f"is larger with probability {say('Pr')}, so δ(ε) = {say('delta(')}."
+        return _(
+            "The privacy loss L against the output for Laplace noise of scale b = {scale}: "
+            "flat at plus Δ/b = {max_loss} left of the count {count}, a straight slope "
+            "between the two counts, flat at minus {max_loss} beyond. Against the line "
+            "ε = {epsilon} the loss is larger with probability {probability}, so "
+            "δ(ε) = {delta}."
+        ).format(
+            scale=spoken(p["scale"]),
+            max_loss=say("max"),
+            count=spoken(p["count"]),
+            epsilon=spoken(p["epsilon"]),
+            probability=say("Pr"),
+            delta=say("delta("),
         )
 
     def numbers(self):
@@ -495,7 +524,7 @@ class LaplaceLossByProbability(_Figure):
     """
 
     figure_id = "PLRV-3"
-    title = "Laplace noise: e^L against probability"
+    title = N_("Laplace noise: e^L against probability")
     # Delta/b stays at most 4 here, so that both steps e^(+-Delta/b) stay on the axes.
     controls = {
         "scale": LAPLACE_SCALE_CONTROL.replace(minimum=0.5),
@@ -536,12 +565,17 @@ class LaplaceLossByProbability(_Figure):
         ax.set_yscale("log")
         ax.set_ylim(*self.ratio_limits)
         ax.set_xlabel(
-            r"probability position $x$ "
-            r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+            _(
+                r"probability position $x$ "
+                r"(outputs of $\mathcal{A}(D_1)$ sorted by decreasing $\mathcal{L}$)"
+            )
         )
-        ax.set_ylabel(r"$e^{\mathcal{L}}$  (how much the odds move)")
+        ax.set_ylabel(_(r"$e^{\mathcal{L}}$  (how much the odds move)"))
         ax.set_title(
-            r"PLRV-3 · $e^{\mathcal{L}}$ as a random variable: width on the $x$-axis is probability"
+            _(
+                r"PLRV-3 · $e^{\mathcal{L}}$ as a random variable: "
+                r"width on the $x$-axis is probability"
+            )
         )
         # Below the top step (e^L >= 1 for x < 1/2): the curve never passes there.
         ax.legend(loc="lower left", fontsize=9)
@@ -573,21 +607,27 @@ class LaplaceLossByProbability(_Figure):
     def description(self):
         """PLRV-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "e to the loss against the probability position for Laplace noise: a top step "
-            f"at {say('max e')} of width {say('top step')}, a middle part of width "
-            f"{say('middle')}, a bottom step of width {say('bottom')}, and the line e^ε at "
-            f"ε = {spoken(p['epsilon'])}. The loss exceeds ε with probability "
-            f"{say('Pr')}."
+            "at {max_ratio} of width {top_width}, a middle part of width {middle_width}, a "
+            "bottom step of width {bottom_width}, and the line e^ε at ε = {epsilon}. The "
+            "loss exceeds ε with probability {probability}."
+        ).format(
+            max_ratio=say("max e"),
+            top_width=say("top step"),
+            middle_width=say("middle"),
+            bottom_width=say("bottom"),
+            epsilon=spoken(p["epsilon"]),
+            probability=say("Pr"),
         )
 
     def numbers(self):
         """The readout beside PLRV-3: the numbers it shows at the current setting."""
         top, middle, bottom = self.widths
         return {
-            r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width": top,
-            "middle part: width": middle,
-            r"bottom step ($e^{\mathcal{L}} = e^{-\Delta/b}$): width": bottom,
+            N_(r"top step ($e^{\mathcal{L}} = e^{\Delta/b}$): width"): top,
+            N_("middle part: width"): middle,
+            N_(r"bottom step ($e^{\mathcal{L}} = e^{-\Delta/b}$): width"): bottom,
             r"$\max e^{\mathcal{L}}$": float(np.exp(self.noise.max_loss)),
             r"$\Pr[\mathcal{L} > \varepsilon]$": self.noise.loss_exceeds(self.epsilon),
         }
@@ -601,7 +641,7 @@ class AttackerOdds(_LaplaceOutputs):
     """
 
     figure_id = "PLRV-ODDS"
-    title = "The attacker's odds before and after an output"
+    title = N_("The attacker's odds before and after an output")
     controls = {
         "prior_odds": PRIOR_ODDS,
         "scale": LAPLACE_SCALE_CONTROL,
@@ -610,16 +650,22 @@ class AttackerOdds(_LaplaceOutputs):
     defaults = {"prior_odds": 1.0, "scale": LAPLACE_SCALE, "sensitivity": 1.0}
     figsize = (9.0, 3.8)
     limits = (1e-4, 1e4)
+    #: The readout's names after O1, O2, O3, each whole so that it is translated as one.
+    after_names = (
+        (N_("posterior odds after $O_1$"), N_(r"$\Pr[D = D_1]$ after $O_1$")),
+        (N_("posterior odds after $O_2$"), N_(r"$\Pr[D = D_1]$ after $O_2$")),
+        (N_("posterior odds after $O_3$"), N_(r"$\Pr[D = D_1]$ after $O_3$")),
+    )
 
     def _create(self):
         ax = self.axes = self.figure.subplots()
         ax.set_yscale("log")
         ax.axhline(1.0, color="0.5", lw=1)
         names = [
-            "before any output",
-            r"after $O_1 = 999$",
-            r"after $O_2 = 1000.5$",
-            r"after $O_3 = 1003$",
+            _("before any output"),
+            _(r"after $O_1 = 999$"),
+            _(r"after $O_2 = 1000.5$"),
+            _(r"after $O_3 = 1003$"),
         ]
         colors = ["0.55", *MARK_COLORS]
         self.bars = ax.bar(range(4), [1.0] * 4, bottom=1.0, color=colors, width=0.6)
@@ -630,8 +676,8 @@ class AttackerOdds(_LaplaceOutputs):
         ax.set_xticks(range(4), names)
         ax.set_xlim(-0.6, 3.6)
         ax.set_ylim(*self.limits)
-        ax.set_ylabel(r"odds $\Pr[D = D_1] : \Pr[D = D_2]$")
-        ax.set_title(r"PLRV-ODDS · posterior odds = prior odds $\times\ e^{\mathcal{L}(O)}$")
+        ax.set_ylabel(_(r"odds $\Pr[D = D_1] : \Pr[D = D_2]$"))
+        ax.set_title(_(r"PLRV-ODDS · posterior odds = prior odds $\times\ e^{\mathcal{L}(O)}$"))
 
     def _apply(self, prior_odds, scale, sensitivity):
         noise = self._noise(scale, sensitivity, COUNT_D1)
@@ -648,22 +694,30 @@ class AttackerOdds(_LaplaceOutputs):
     def description(self):
         """PLRV-ODDS in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"The attacker's odds of D₁ against D₂, {say('prior odds')} before any output, "
-            f"and after each of three outputs (Laplace scale {spoken(p['scale'])}): "
-            f"{say('odds after $O_1')} after O₁, {say('odds after $O_2')} after O₂ and "
-            f"{say('odds after $O_3')} after O₃. As chances of D₁: {say('D_1]$ after $O_1')}, "
-            f"{say('D_1]$ after $O_2')} and {say('D_1]$ after $O_3')}."
+        return _(
+            "The attacker's odds of D₁ against D₂, {prior_odds} before any output, and after "
+            "each of three outputs (Laplace scale {scale}): {odds_1} after O₁, {odds_2} after "
+            "O₂ and {odds_3} after O₃. As chances of D₁: {chance_1}, {chance_2} and "
+            "{chance_3}."
+        ).format(
+            prior_odds=say("prior odds"),
+            scale=spoken(p["scale"]),
+            odds_1=say("odds after $O_1"),
+            odds_2=say("odds after $O_2"),
+            odds_3=say("odds after $O_3"),
+            chance_1=say("D_1]$ after $O_1"),
+            chance_2=say("D_1]$ after $O_2"),
+            chance_3=say("D_1]$ after $O_3"),
         )
 
     def numbers(self):
         """The readout beside PLRV-ODDS: the numbers it shows at the current setting."""
-        result = {"prior odds": float(self.prior_odds)}
+        result = {N_("prior odds"): float(self.prior_odds)}
         for index, (loss, odds) in enumerate(zip(self.losses, self.odds[1:], strict=True)):
-            name = f"O_{index + 1}"
-            result[rf"$\mathcal{{L}}({name})$"] = float(loss)
-            result[f"posterior odds after ${name}$"] = float(odds)
-            result[rf"$\Pr[D = D_1]$ after ${name}$"] = float(odds / (1.0 + odds))
+            odds_name, chance_name = self.after_names[index]
+            result[rf"$\mathcal{{L}}(O_{index + 1})$"] = float(loss)
+            result[odds_name] = float(odds)
+            result[chance_name] = float(odds / (1.0 + odds))
         return result
 
 
@@ -683,7 +737,7 @@ class DistinguishingEvents(_Figure):
     """
 
     figure_id = "PLRV-10"
-    title = "Distinguishing events: δ₁ = δ₂"
+    title = N_("Distinguishing events: δ₁ = δ₂")
     controls = {
         # The threshold first: it is what changes delta here; epsilon does not.
         "threshold": THRESHOLD,
@@ -725,11 +779,11 @@ class DistinguishingEvents(_Figure):
             self.areas.append(area)
             self.moving(curve, area)
             ax.set_xlim(0, right)
-        whole.set_xlabel(r"probability position $x$")
+        whole.set_xlabel(_(r"probability position $x$"))
         # The zoom follows the published mass (a fixed x < 0.02 would be one solid block
         # at threshold 3): its ticks move with it.
         self.zoom_axis = MovingXAxis(zoomed, self.moving)
-        static_xlabel(zoomed, r"probability position $x$ (zoom)")
+        static_xlabel(zoomed, _(r"probability position $x$ (zoom)"))
         # Above the ratio's cap at 1, left of the legend: the curve's step and its level
         # beyond the step (anywhere from 0 to 1) never reach there.
         self.note = zoomed.text(
@@ -744,8 +798,8 @@ class DistinguishingEvents(_Figure):
         self.moving(self.note)
         whole.set_ylim(0, 1.3)
         whole.set_ylabel(CAPPED_RATIO_TEXT)
-        whole.set_title("PLRV-10 · thresholding (whole axis)")
-        zoomed.set_title(r"zoom on the published counts, $\mathcal{L} = \infty$")
+        whole.set_title(_("PLRV-10 · thresholding (whole axis)"))
+        zoomed.set_title(_(r"zoom on the published counts, $\mathcal{L} = \infty$"))
         zoomed.legend(loc="upper right", fontsize=9)
 
     def _apply(self, epsilon, threshold, scale):
@@ -760,31 +814,39 @@ class DistinguishingEvents(_Figure):
             area.set_xy([(0, 0), (published, 0), (published, 1), (0, 1)])
         self.zoom = self.zoom_for(published)
         self.zoom_axis.set_limits(0.0, self.zoom)
-        shown = (_value_text(width), _value_text(delta))
-        same = shown[0] == shown[1]
-        deltas = f"δ₁ = δ₂ = {shown[0]}" if same else f"δ₁ = {shown[0]}, δ₂ = {shown[1]}"
-        self.note.set_text(f"at ε = {epsilon:.3g}:\n{deltas}")
+        delta_1, delta_2 = _value_text(width), _value_text(delta)
+        if delta_1 == delta_2:
+            note = _("at ε = {epsilon:.3g}:\nδ₁ = δ₂ = {delta_1}")
+        else:
+            note = _("at ε = {epsilon:.3g}:\nδ₁ = {delta_1}, δ₂ = {delta_2}")
+        self.note.set_text(note.format(epsilon=epsilon, delta_1=delta_1, delta_2=delta_2))
 
     def description(self):
         """PLRV-10 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
+        return _(
             "e^ε over e^L, capped at 1, against the probability position for a count "
-            f"published only at or above the threshold {spoken(p['threshold'])} (Laplace "
-            f"scale {spoken(p['scale'])}, ε = {spoken(p['epsilon'])}): it is 0 over the "
-            f"published outputs, an event of probability {say('threshold')} with infinite "
-            f"loss, and 1 elsewhere, so the area δ₂ = {say('delta_2')} equals the width "
-            f"δ₁ = {say('delta_1')}."
+            "published only at or above the threshold {threshold} (Laplace scale {scale}, "
+            "ε = {epsilon}): it is 0 over the published outputs, an event of probability "
+            "{published} with infinite loss, and 1 elsewhere, so the area δ₂ = {delta_2} "
+            "equals the width δ₁ = {delta_1}."
+        ).format(
+            threshold=spoken(p["threshold"]),
+            scale=spoken(p["scale"]),
+            epsilon=spoken(p["epsilon"]),
+            published=say("threshold"),
+            delta_2=say("delta_2"),
+            delta_1=say("delta_1"),
         )
 
     def numbers(self):
         """The readout beside PLRV-10: the numbers it shows at the current setting."""
         return {
-            r"$\Pr[\text{count} + \mathrm{Lap}(b) \geq \text{threshold}]$": (
+            N_(r"$\Pr[\text{count} + \mathrm{Lap}(b) \geq \text{threshold}]$"): (
                 self.mechanism.published_probability
             ),
             DELTA1_NAME: self.width,
             DELTA2_NAME: self.delta,
-            r"$\mathcal{L}$ of a published count": "∞",
-            r"$\mathcal{L}$ of “absent”": self.mechanism.absent_loss,
+            N_(r"$\mathcal{L}$ of a published count"): "∞",
+            N_(r"$\mathcal{L}$ of “absent”"): self.mechanism.absent_loss,
         }

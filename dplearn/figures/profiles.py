@@ -38,6 +38,8 @@ from dplearn.figures.text import (
     Note,
     value_text,
 )
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "PrivacyProfiles",
@@ -47,7 +49,7 @@ __all__ = [
 
 # ---------------------------------------------------------------------------
 
-LAPLACE_EPSILON0 = EPSILON0_CONTROL.replace(label=r"$\varepsilon_0$ per release")
+LAPLACE_EPSILON0 = EPSILON0_CONTROL.replace(label=N_(r"$\varepsilon_0$ per release"))
 
 
 @register
@@ -67,7 +69,7 @@ class PrivacyProfiles(_CompositionFigure):
     """
 
     figure_id = "COMP-3"
-    title = "Privacy profiles: exact, optimal, advanced and basic composition"
+    title = N_("Privacy profiles: exact, optimal, advanced and basic composition")
     controls = {
         "epsilon0": LAPLACE_EPSILON0,
         "releases": LAPLACE_RELEASES_CONTROL,
@@ -104,18 +106,20 @@ class PrivacyProfiles(_CompositionFigure):
         self._moving_xaxis(ax)
         ax.set_ylim(self.floor, 2.0)
         ax.set_ylabel(r"$\delta(\varepsilon)$")
-        self._static_xlabel(ax, r"$\varepsilon$ of the $k$ releases together")
-        ax.set_title(r"COMP-3 · privacy profiles of $k$ Laplace releases, each $\varepsilon_0$-DP")
+        self._static_xlabel(ax, _(r"$\varepsilon$ of the $k$ releases together"))
+        ax.set_title(
+            _(r"COMP-3 · privacy profiles of $k$ Laplace releases, each $\varepsilon_0$-DP")
+        )
         handles = [
-            Line2D([], [], color=EXACT_COLOR, lw=2, label=r"exact: $k \times$ Laplace"),
+            Line2D([], [], color=EXACT_COLOR, lw=2, label=_(r"exact: $k \times$ Laplace")),
             Line2D(
                 [],
                 [],
                 color=OPTIMAL_COLOR,
                 lw=2,
-                label=r"optimal: $k \times$ any $\varepsilon_0$-DP",
+                label=_(r"optimal: $k \times$ any $\varepsilon_0$-DP"),
             ),
-            Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
+            Line2D([], [], color=ADVANCED_COLOR, lw=2, label=_("advanced (DRV 2010)")),
             Line2D(
                 [],
                 [],
@@ -123,7 +127,7 @@ class PrivacyProfiles(_CompositionFigure):
                 lw=2,
                 ls="--",
                 marker="v",
-                label=r"basic: $(k\varepsilon_0, 0)$",
+                label=_(r"basic: $(k\varepsilon_0, 0)$"),
             ),
             Line2D(
                 [],
@@ -133,7 +137,7 @@ class PrivacyProfiles(_CompositionFigure):
                 ls="none",
                 mec="black",
                 ms=11,
-                label="advanced meets basic",
+                label=_("advanced meets basic"),
             ),
         ]
         legend_beside(ax, handles)
@@ -153,7 +157,7 @@ class PrivacyProfiles(_CompositionFigure):
         inset.text(
             0.03,
             0.06,
-            r"exact $\div$ optimal $\delta$, against $\varepsilon / (k\varepsilon_0)$",
+            _(r"exact $\div$ optimal $\delta$, against $\varepsilon / (k\varepsilon_0)$"),
             transform=inset.transAxes,
             fontsize=8,
         )
@@ -162,7 +166,7 @@ class PrivacyProfiles(_CompositionFigure):
         k = int(releases)
         pair = privacy_loss.laplace(1.0 / epsilon0)
         composed = composition.compose(pair, k)
-        basic_epsilon, _ = composition.basic(epsilon0, 0.0, k)
+        basic_epsilon = composition.basic(epsilon0, 0.0, k)[0]
         right = 1.15 * max(basic_epsilon, 1e-9)
         grid = np.linspace(0.0, right, self.points)
         exact = np.asarray(composed.delta(grid), dtype=float)
@@ -195,8 +199,11 @@ class PrivacyProfiles(_CompositionFigure):
         )
         values = [at["exact"], at["optimal"], at["advanced"]]
         self.marks.set_data([shown] * 3, [max(v, floor) for v in values])
-        arrow = " (off the axis →)" if epsilon > right else ""
-        self.note.set_text(f"ε = {value_text(epsilon)}{arrow}" if arrow else "")
+        self.note.set_text(
+            _("ε = {epsilon} (off the axis →)").format(epsilon=value_text(epsilon))
+            if epsilon > right
+            else ""
+        )
         self.state = dict(
             k=k,
             epsilon=epsilon,
@@ -212,24 +219,32 @@ class PrivacyProfiles(_CompositionFigure):
     def description(self):
         """COMP-3 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"Privacy profiles, δ against ε on a log scale, for k = {spoken(p['releases'])} "
-            f"Laplace releases of ε₀ = {spoken(p['epsilon0'])}: at ε = "
-            f"{spoken(p['epsilon'])} the exact δ is {say('exact')}, the optimal bound "
-            f"{say('optimal')}, advanced composition {say('advanced (')}, while basic "
-            f"composition reaches δ = 0 only at ε = {say('basic:')}. Advanced beats basic "
-            f"for δ above {say('beats')}."
+        return _(
+            "Privacy profiles, δ against ε on a log scale, for k = {releases} Laplace releases "
+            "of ε₀ = {epsilon0}: at ε = {epsilon} the exact δ is {exact_delta}, the optimal "
+            "bound {optimal_delta}, advanced composition {advanced_delta}, while basic "
+            "composition reaches δ = 0 only at ε = {basic_epsilon}. Advanced beats basic for "
+            "δ above {crossing_delta}."
+        ).format(
+            releases=spoken(p["releases"]),
+            epsilon0=spoken(p["epsilon0"]),
+            epsilon=spoken(p["epsilon"]),
+            exact_delta=say("exact"),
+            optimal_delta=say("optimal"),
+            advanced_delta=say("advanced ("),
+            basic_epsilon=say("basic:"),
+            crossing_delta=say("beats"),
         )
 
     def numbers(self):
         """The readout beside COMP-3: the numbers it shows at the current setting."""
         s = self.state
         return {
-            r"$\delta$ exact ($k$ × Laplace)": s["at"]["exact"],
-            r"$\delta$ optimal ($k$ × any $\varepsilon_0$-DP)": s["at"]["optimal"],
-            r"$\delta$ advanced (smallest $\delta'$)": s["at"]["advanced"],
-            r"basic: $k\varepsilon_0$ ($\delta = 0$ from there)": s["basic_epsilon"],
-            r"advanced beats basic for $\delta$ above": s["crossing"],
+            N_(r"$\delta$ exact ($k$ × Laplace)"): s["at"]["exact"],
+            N_(r"$\delta$ optimal ($k$ × any $\varepsilon_0$-DP)"): s["at"]["optimal"],
+            N_(r"$\delta$ advanced (smallest $\delta'$)"): s["at"]["advanced"],
+            N_(r"basic: $k\varepsilon_0$ ($\delta = 0$ from there)"): s["basic_epsilon"],
+            N_(r"advanced beats basic for $\delta$ above"): s["crossing"],
         }
 
 
@@ -245,11 +260,11 @@ class EpsilonAgainstReleases(_CompositionFigure):
     """
 
     figure_id = "COMP-4"
-    title = "ε at a fixed δ against the number of releases"
+    title = N_("ε at a fixed δ against the number of releases")
     controls = {
         "epsilon0": LAPLACE_EPSILON0,
         "delta": exponent_control(DELTA.replace(minimum=1e-10, maximum=0.1)),
-        "releases": RELEASES_CONTROL.replace(description="the k marked on the curves"),
+        "releases": RELEASES_CONTROL.replace(description=N_("the k marked on the curves")),
     }
     defaults = {"epsilon0": DOCUMENT_EPSILON0, "delta": 1e-5, "releases": 100}
     figsize = (9.5, 3.7)
@@ -284,21 +299,23 @@ class EpsilonAgainstReleases(_CompositionFigure):
         # A margin beyond k = 1 and k = 1000, the slider's ends: a dot there shows whole.
         ax.set_xlim(1 / 1.05, 1000 * 1.05)
         ax.set_ylim(1e-3, 5e3)
-        ax.set_xlabel(r"number of releases $k$")
-        ax.set_ylabel(r"$\varepsilon$ at $\delta$")
+        ax.set_xlabel(_(r"number of releases $k$"))
+        ax.set_ylabel(_(r"$\varepsilon$ at $\delta$"))
         ax.set_title(
-            r"COMP-4 · $\varepsilon$ at a fixed $\delta$: basic $\propto k$, "
-            r"advanced $\propto \sqrt{k}$"
+            _(
+                r"COMP-4 · $\varepsilon$ at a fixed $\delta$: basic $\propto k$, "
+                r"advanced $\propto \sqrt{k}$"
+            )
         )
         handles = [
-            Line2D([], [], color=BASIC_COLOR, lw=2, ls="--", label=r"basic $k\varepsilon_0$"),
-            Line2D([], [], color=ADVANCED_COLOR, lw=2, label="advanced (DRV 2010)"),
+            Line2D([], [], color=BASIC_COLOR, lw=2, ls="--", label=_(r"basic $k\varepsilon_0$")),
+            Line2D([], [], color=ADVANCED_COLOR, lw=2, label=_("advanced (DRV 2010)")),
             Line2D(
                 [],
                 [],
                 color=OPTIMAL_COLOR,
                 lw=2,
-                label=r"optimal: $k \times$ any $\varepsilon_0$-DP",
+                label=_(r"optimal: $k \times$ any $\varepsilon_0$-DP"),
             ),
             Line2D(
                 [],
@@ -307,9 +324,9 @@ class EpsilonAgainstReleases(_CompositionFigure):
                 lw=2,
                 marker="o",
                 ms=3.5,
-                label=r"exact: $k \times$ Laplace ($k \leq 100$)",
+                label=_(r"exact: $k \times$ Laplace ($k \leq 100$)"),
             ),
-            Line2D([], [], color=ADVANCED_COLOR, ls=":", label="advanced first beats basic"),
+            Line2D([], [], color=ADVANCED_COLOR, ls=":", label=_("advanced first beats basic")),
         ]
         legend_beside(ax, handles)
 
@@ -362,12 +379,12 @@ class EpsilonAgainstReleases(_CompositionFigure):
         self.release_line.set_data([k, k], [1e-3, 5e3])
         self.marks.set_data([k] * len(shown), np.maximum(shown, floor))
         if win is None:
-            win_text = "advanced never beats basic\n(ε₀ ≥ ln 2)"
+            win_text = _("advanced never beats basic\n(ε₀ ≥ ln 2)")
         elif win > grid[-1]:
-            win_text = f"advanced first beats basic\nat k = {win} (beyond this axis)"
+            win_text = _("advanced first beats basic\nat k = {releases} (beyond this axis)")
         else:
-            win_text = f"advanced first beats basic\nat k = {win}"
-        self.note.set_text(win_text)
+            win_text = _("advanced first beats basic\nat k = {releases}")
+        self.note.set_text(win_text.format(releases=win))
         self.state = dict(
             k=k,
             delta=delta,
@@ -382,12 +399,20 @@ class EpsilonAgainstReleases(_CompositionFigure):
     def description(self):
         """COMP-4 in words for a reader who cannot see it, with the current numbers."""
         say, p = self.reader(), self.params
-        return (
-            f"ε at δ = {spoken(p['delta'])} against the number of releases k, log-log, "
-            f"ε₀ = {spoken(p['epsilon0'])} each: at k = {spoken(p['releases'])} basic "
-            f"composition gives {say('ilon$ basic')}, advanced {say('ilon$ advanced')}, the "
-            f"optimal {say('optimal')} and exact Laplace {say('exact')}. Advanced first beats "
-            f"basic at k = {say('first beats')}."
+        return _(
+            "ε at δ = {delta} against the number of releases k, log-log, ε₀ = {epsilon0} each: "
+            "at k = {releases} basic composition gives {basic_epsilon}, advanced "
+            "{advanced_epsilon}, the optimal {optimal_epsilon} and exact Laplace "
+            "{exact_epsilon}. Advanced first beats basic at k = {first_win}."
+        ).format(
+            delta=spoken(p["delta"]),
+            epsilon0=spoken(p["epsilon0"]),
+            releases=spoken(p["releases"]),
+            basic_epsilon=say("ilon$ basic"),
+            advanced_epsilon=say("ilon$ advanced"),
+            optimal_epsilon=say("optimal"),
+            exact_epsilon=say("exact"),
+            first_win=say("first beats"),
         )
 
     def numbers(self):
@@ -395,13 +420,15 @@ class EpsilonAgainstReleases(_CompositionFigure):
         s = self.state
         exact = s["at"]["exact"]
         return {
-            r"$\varepsilon$ basic": s["at"]["basic"],
-            r"$\varepsilon$ advanced": s["at"]["advanced"],
-            r"$\varepsilon$ optimal ($k$ × any $\varepsilon_0$-DP)": s["at"]["optimal"],
-            r"$\varepsilon$ exact ($k$ × Laplace)": exact
+            N_(r"$\varepsilon$ basic"): s["at"]["basic"],
+            N_(r"$\varepsilon$ advanced"): s["at"]["advanced"],
+            N_(r"$\varepsilon$ optimal ($k$ × any $\varepsilon_0$-DP)"): s["at"]["optimal"],
+            N_(r"$\varepsilon$ exact ($k$ × Laplace)"): exact
             if np.isfinite(exact)
-            else "only for k ≤ 100",
-            r"advanced first beats basic at $k$": s["win"] if s["win"] is not None else "never",
+            else _("only for k ≤ 100"),
+            N_(r"advanced first beats basic at $k$"): s["win"]
+            if s["win"] is not None
+            else _("never"),
         }
 
 
