@@ -185,15 +185,16 @@ def exercise_texts():
     found = []
     for exercise in registry.load_all().values():
         where = f"dplearn/exercises/lesson{exercise.lesson:02d}.py"
+        # The question is shown by the notebook's markdown only (the lessons' catalog).
         texts = [
             exercise.title,
-            exercise.question,
             exercise.solution,
             exercise.advice,
             exercise.from_code,
             getattr(exercise, "praise", ""),
             *(exercise.options or {}).values(),
             *(item.message for item in exercise.mistakes),
+            getattr(getattr(exercise, "tolerance", None), "unit", ""),
         ]
         found.extend((text, where) for text in texts if text and has_words(text))
     return found
