@@ -1,7 +1,7 @@
 """What every test module shares: mpmath's precision set for each test, and, for the
 browser tests, one Chromium and one Voilà server per test process.
 
-The browser tests (marked e2e) run in two xdist groups, each on one worker: a worker
+The browser tests (marked e2e) run in three xdist groups, each on one worker: a worker
 opens one Chromium and, when its tests ask, one Voilà server for the whole notebooks
 folder (as `tasks.sh present` serves it) and one JupyterLab server; a lesson runs once
 per visit, and no test pays for starting a server of its own.
@@ -28,10 +28,12 @@ settings.register_profile(
 )
 settings.load_profile("dplearn")
 
-#: The browser tests run in two xdist groups, each on one worker with its own Chromium:
+#: The browser tests run in xdist groups, each on one worker with its own Chromium:
 #: the lessons' Voilà visits, and the rest (JupyterLab, the hub, the readouts' key presses),
 #: so that on two cores neither group waits for the other.
 VOILA_GROUP, OTHER_GROUP = "browser-voila", "browser-lab-hub"
+#: The translated editions' Voilà visits: a third worker, with its own Chromium and Voilà.
+EDITIONS_GROUP = "browser-editions"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -43,7 +45,10 @@ def pytest_collection_modifyitems(config, items):
                 "tests.test_hub",
                 "tests.test_browser_readout",
             )
-            item.add_marker(pytest.mark.xdist_group(OTHER_GROUP if other else VOILA_GROUP))
+            group = OTHER_GROUP if other else VOILA_GROUP
+            if item.module.__name__ == "tests.test_browser_editions":
+                group = EDITIONS_GROUP
+            item.add_marker(pytest.mark.xdist_group(group))
     # pytest-xdist's --dist loadgroup sends the tests whose node id ends in "@<group>" to
     # one worker. pytest-xdist 3.8 writes that suffix into item._nodeid, which pytest 9 no
     # longer reads (a node keeps its id in item._id), so no group held: every worker
