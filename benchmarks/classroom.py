@@ -67,6 +67,23 @@ ROUNDS = 3
 GOAL_RATIO = 1.5
 #: Voilà's own preheating, as `tasks.sh present` asks for it.
 PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
+#: The editions beside the English lessons (notebooks/zh, notebooks/ru).
+EDITIONS = ("zh", "ru")
+
+
+def preheat(edition="en"):
+    """Voilà's options of `tasks.sh present EDITION`: only that edition's lessons preheated."""
+    if edition == "en":
+        others = "[" + ", ".join(f'"notebooks/{code}/"' for code in EDITIONS) + "]"
+    else:
+        others = f'["^(?!.*notebooks/{edition}/)"]'
+    return [*PREHEAT, f"--VoilaKernelManager.preheat_denylist={others}"]
+
+
+def served(path):
+    """A notebook's address under /voila/render/: its edition's folder, then its name."""
+    return f"{path.parent.name}/{path.name}" if path.parent.name in EDITIONS else path.name
+
 
 # Every ipympl figure on the page and whether its canvas shows an image (pixels, not the
 # blank canvas ipympl sizes first): the hub's learners' test.
@@ -123,8 +140,10 @@ def write_served_folder(folder):
     return folder
 
 
-def lesson_paths(numbers=LESSONS):
-    return [next(NOTEBOOK_DIR.glob(f"{number}-*.ipynb")) for number in numbers]
+def lesson_paths(numbers=LESSONS, edition="en", folder=NOTEBOOK_DIR):
+    """The lessons of one edition ("en", "zh" or "ru") in folder."""
+    folder = folder if edition == "en" else folder / edition
+    return [next(folder.glob(f"{number}-*.ipynb")) for number in numbers]
 
 
 def voila(folder, folder_options, log_path):
@@ -288,7 +307,8 @@ def run(browser, folder, options, lessons, counts, log_dir, label, rounds=ROUNDS
                 else:
                     # Let the closed page's kernel go before the next request.
                     time.sleep(1.0)
-                shown, redrawn, _ = time_to_live(browser, base + path.name, counts.get(path.name))
+                url = base + served(path)
+                shown, redrawn, _ = time_to_live(browser, url, counts.get(path.name))
                 times[path.name].append((shown, redrawn))
     return times, memory
 
@@ -337,7 +357,7 @@ def _largest(values):
     return max(values) if values else float("nan")
 
 
-def main(rounds=ROUNDS):
+def main(rounds=ROUNDS, edition="en"):
     if CHROMIUM is None:
         print("classroom benchmark skipped: chromium is not installed")
         return []
@@ -346,7 +366,8 @@ def main(rounds=ROUNDS):
     log_dir = pathlib.Path(tempfile.mkdtemp(prefix="dplearn-classroom-"))
     folder = write_served_folder(log_dir / "notebooks")
     # The baseline first, then every lesson, each visit in the same conditions.
-    lessons = [folder / BASELINE, *lesson_paths()]
+    lessons = [folder / BASELINE, *lesson_paths(edition=edition, folder=folder)]
+    print(f"edition: {edition} (its lessons preheated, as `bash tasks.sh present {edition}`)")
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
@@ -361,13 +382,13 @@ def main(rounds=ROUNDS):
             counts, latency = {}, {}
             with voila(folder, [], log_dir / "voila-count.log") as server:
                 for path in lessons:
-                    url = f"http://127.0.0.1:{server.port}/voila/render/{path.name}"
+                    url = f"http://127.0.0.1:{server.port}/voila/render/{served(path)}"
                     counts[path.name] = figures_on(browser, url)
                     if path.name != BASELINE:
                         latency[path.name] = slider_latency(browser, url)
             cold, _ = run(browser, folder, [], lessons, counts, log_dir, "cold", rounds)
             warm, memory = run(
-                browser, folder, PREHEAT, lessons, counts, log_dir, "preheated", rounds
+                browser, folder, preheat(edition), lessons, counts, log_dir, "preheated", rounds
             )
         finally:
             browser.close()

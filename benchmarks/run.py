@@ -12,7 +12,8 @@ import figures  # noqa: E402
 def classroom_flags(argv):
     """(run the classroom benchmark, run the hub load test, learners, the other arguments).
 
-    ``--classroom`` times live lessons in Voilà, cold and preheated; ``--hub`` runs the
+    ``--classroom`` times live lessons in Voilà, cold and preheated (``--edition zh``: the
+    Chinese edition's lessons, preheated as ``tasks.sh present zh`` does); ``--hub`` runs the
     load test of N learners (``--learners N``, 10 by default) on a local JupyterHub.
     Both need Chromium, take minutes, and run only when asked for.
     """
@@ -21,6 +22,8 @@ def classroom_flags(argv):
     for item in items:
         if item == "--classroom":
             classroom = True
+        elif item == "--edition":
+            rest.append(f"--edition={next(items)}")
         elif item == "--hub":
             hub = True
         elif item == "--learners":
@@ -37,7 +40,8 @@ if __name__ == "__main__":
 
         if classroom:
             print("== a lesson live in Voilà: cold and preheated (Chromium) ==")
-            classroom_benchmark.main()
+            editions = [item.split("=", 1)[1] for item in rest if item.startswith("--edition=")]
+            classroom_benchmark.main(edition=editions[-1] if editions else "en")
         if hub:
             print(f"\n== {learners} learners on a local JupyterHub (Chromium) ==")
             classroom_benchmark.hub_load(learners)
