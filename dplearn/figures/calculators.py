@@ -8,7 +8,9 @@ numbers (six significant digits, a decimal point, never a comma). The numbers co
 the package's exact functions; a calculator only arranges them.
 
 ``Calculator.numbers(**values)`` is the readout as a dict (what tests check);
-``Calculator.widget()`` the boxes and the readout for a notebook cell.
+``Calculator.widget()`` the boxes and the readout for a notebook cell. Titles, box labels,
+options and readout names are defined in English, marked ``N_``; the widget shows them in
+the current language (``dplearn.language.gettext``), and the dict stays English.
 
 Taught in: 02-see-what-delta-means.ipynb, 05-add-laplace-and-geometric-noise.ipynb,
 06-calibrate-gaussian-noise.ipynb, 08-add-up-privacy-losses.ipynb,
@@ -23,6 +25,9 @@ from dataclasses import dataclass
 
 from dplearn import composition, optimality, privacy_loss
 from dplearn.calibration import gaussian_sigma_analytic, gaussian_sigma_classic
+from dplearn.figures.controls import shown_options
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "Box",
@@ -44,7 +49,7 @@ def format_digits(value, digits=6):
         return value
     value = float(value)
     if math.isnan(value):
-        return "undefined"
+        return _("undefined")
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
     return f"{value:.{digits}g}"
@@ -94,12 +99,13 @@ class Box:
         import ipywidgets as widgets
 
         common = dict(
-            description=self.label,
+            description=_(self.label),
             style={"description_width": "13em"},
             layout=widgets.Layout(width="25em"),
         )
         if self.options:
-            return widgets.Dropdown(options=list(self.options), value=self.default, **common)
+            options = shown_options(self.options)
+            return widgets.Dropdown(options=options, value=self.default, **common)
         if self.integer:
             return widgets.BoundedIntText(
                 value=int(self.default), min=int(self.minimum), max=int(self.maximum), **common
@@ -136,7 +142,7 @@ class Calculator:
         except ValueError as problem:
             return f"<span style='color:#b35900'>{html.escape(str(problem))}</span>"
         rows = "".join(
-            f"<tr><td style='padding-right:1.5em'>{html.escape(name, quote=False)}</td>"
+            f"<tr><td style='padding-right:1.5em'>{html.escape(_(name), quote=False)}</td>"
             f"<td style='font-family:monospace'>{html.escape(format_digits(value))}</td></tr>"
             for name, value in numbers.items()
         )
@@ -155,7 +161,9 @@ class Calculator:
         for view in inputs.values():
             view.observe(update, names="value")
         update()
-        heading = widgets.HTML(f"<b>Calculator · {html.escape(self.title)}</b>")
+        heading = widgets.HTML(
+            "<b>" + _("Calculator · {title}").format(title=html.escape(_(self.title))) + "</b>"
+        )
         box = widgets.VBox([heading, *inputs.values(), readout])
         box.add_class("dplearn-calculator")
         box.inputs, box.readout = inputs, readout
@@ -170,9 +178,9 @@ class Calculator:
 class GaussianDelta(Calculator):
     """δ₁ and δ₂ of one Gaussian release: σ, Δ and ε in, Balle & Wang's exact δ out."""
 
-    title = "δ of one Gaussian release"
+    title = N_("δ of one Gaussian release")
     boxes = {
-        "sigma": Box(r"$\sigma$ (standard deviation)", 1.0, 1e-3, 1e3),
+        "sigma": Box(N_(r"$\sigma$ (standard deviation)"), 1.0, 1e-3, 1e3),
         "sensitivity": Box(r"$\Delta$", 1.0, 1e-3, 1e3),
         "epsilon": Box(r"$\varepsilon$", 1.0, 0.0, 100.0),
     }
@@ -180,8 +188,8 @@ class GaussianDelta(Calculator):
     def _compute(self, sigma, sensitivity, epsilon):
         pair = privacy_loss.gaussian(sigma, sensitivity)
         return {
-            r"width $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$": pair.loss_exceeds(epsilon),
-            r"area $\delta_2$, the $\delta$ of $(\varepsilon, \delta)$-DP": pair.delta(epsilon),
+            N_(r"width $\delta_1 = \Pr[\mathcal{L} > \varepsilon]$"): pair.loss_exceeds(epsilon),
+            N_(r"area $\delta_2$, the $\delta$ of $(\varepsilon, \delta)$-DP"): pair.delta(epsilon),
         }
 
 
@@ -192,12 +200,16 @@ class LinearProgram(Calculator):
     after the user's best remap.
     """
 
-    title = "the best ε-DP mechanism for a count in {0, …, n}"
+    title = N_("the best ε-DP mechanism for a count in {0, …, n}")
     boxes = {
-        "count_range": Box("largest count $n$", 8, 1, 12, integer=True),
+        "count_range": Box(N_("largest count $n$"), 8, 1, 12, integer=True),
         "epsilon": Box(r"$\varepsilon$", 1.0, 0.01, 10.0),
-        "prior": Box("prior", "uniform", options=("uniform", "Binomial(n, 0.3)")),
-        "loss": Box("loss", "absolute", options=("absolute", "squared", "beyond tolerance")),
+        "prior": Box(N_("prior"), "uniform", options=(N_("uniform"), N_("Binomial(n, 0.3)"))),
+        "loss": Box(
+            N_("loss"),
+            "absolute",
+            options=(N_("absolute"), N_("squared"), N_("beyond tolerance")),
+        ),
     }
 
     def _compute(self, count_range, epsilon, prior, loss):
@@ -207,20 +219,20 @@ class LinearProgram(Calculator):
             weights = optimality.binomial_prior(count_range, 0.3)
         result = optimality.compare(weights, optimality.loss_matrix(count_range, loss), epsilon)
         return {
-            "best ε-DP mechanism (LP optimum), expected loss": result.optimal.expected_loss,
-            "truncated geometric, as it is": result.geometric.expected_loss,
-            "truncated geometric + the user's best remap": result.remapped.expected_loss,
+            N_("best ε-DP mechanism (LP optimum), expected loss"): result.optimal.expected_loss,
+            N_("truncated geometric, as it is"): result.geometric.expected_loss,
+            N_("truncated geometric + the user's best remap"): result.remapped.expected_loss,
         }
 
 
 class GaussianSigma(Calculator):
     """The classic σ and the smallest valid (analytic) σ at (ε, δ, Δ), and their ratio."""
 
-    title = "classic and analytic σ"
+    title = N_("classic and analytic σ")
     boxes = {
         "epsilon": Box(r"$\varepsilon$", 1.0, 1e-3, 100.0),
         "delta": Box(r"$\delta$", 1e-5, 1e-300, 0.5),
-        "sensitivity": Box(r"$\ell_2$ sensitivity $\Delta$", 1.0, 1e-6, 1e6),
+        "sensitivity": Box(N_(r"$\ell_2$ sensitivity $\Delta$"), 1.0, 1e-6, 1e6),
     }
 
     def _compute(self, epsilon, delta, sensitivity):
@@ -229,20 +241,20 @@ class GaussianSigma(Calculator):
         classic = gaussian_sigma_classic(epsilon, delta, sensitivity)
         analytic = gaussian_sigma_analytic(epsilon, delta, sensitivity)
         return {
-            r"classic $\sigma = \sqrt{2\ln(1.25/\delta)}\,\Delta/\varepsilon$": classic,
-            r"analytic $\sigma$ (the smallest valid one)": analytic,
-            r"classic $\sigma$ ÷ analytic $\sigma$": classic / analytic,
+            N_(r"classic $\sigma = \sqrt{2\ln(1.25/\delta)}\,\Delta/\varepsilon$"): classic,
+            N_(r"analytic $\sigma$ (the smallest valid one)"): analytic,
+            N_(r"classic $\sigma$ ÷ analytic $\sigma$"): classic / analytic,
         }
 
 
 class LaplaceBracket(Calculator):
     """k Laplace releases on a grid of width h: δ(ε) rounded down, exact, rounded up."""
 
-    title = "an accountant's δ for k Laplace releases"
+    title = N_("an accountant's δ for k Laplace releases")
     boxes = {
-        "epsilon0": Box(r"one release's $\varepsilon_0 = 1/b$", 0.1, 0.01, 2.0),
-        "releases": Box("releases $k$", 10, 1, 200, integer=True),
-        "grid_width": Box("grid width $h$", 0.01, 1e-3, 1.0),
+        "epsilon0": Box(N_(r"one release's $\varepsilon_0 = 1/b$"), 0.1, 0.01, 2.0),
+        "releases": Box(N_("releases $k$"), 10, 1, 200, integer=True),
+        "grid_width": Box(N_("grid width $h$"), 0.01, 1e-3, 1.0),
         "epsilon": Box(r"$\varepsilon$", 0.5, 0.0, 50.0),
     }
 
@@ -253,7 +265,7 @@ class LaplaceBracket(Calculator):
         low, high = composition.pld_bracket(laplace, releases, grid_width).delta(epsilon)
         exact = composition.compose(laplace, releases).delta(epsilon)
         return {
-            "every loss rounded down (optimistic)": low,
-            "exact (lesson 08)": exact,
-            "every loss rounded up (pessimistic)": high,
+            N_("every loss rounded down (optimistic)"): low,
+            N_("exact (lesson 08)"): exact,
+            N_("every loss rounded up (pessimistic)"): high,
         }

@@ -10,6 +10,10 @@ A control that matters only for some options of a choice says so with ``applies_
 (``SIGMA.replace(applies_when={"mechanism": "Gaussian"})``): the widgets hide it while
 another option is chosen, so that no slider on the page does nothing, and the tests
 check that every control shown changes the figure.
+
+A control is declared once, at import, before a lesson chooses its language: its label,
+description and options are marked ``N_`` where they are defined and translated
+(``dplearn.language.gettext``) when the slider or the buttons are built.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplearn.figures import widget_models
+from dplearn.language import N_
+from dplearn.language import gettext as _
 
 __all__ = [
     "Control",
@@ -27,6 +33,7 @@ __all__ = [
     "SteppedControl",
     "ListedControl",
     "listed",
+    "shown_options",
     "EPSILON",
     "DELTA",
     "SIGMA",
@@ -66,6 +73,16 @@ class _Applicability:
         in params is not among the options listed for it.
         """
         return all(params.get(name) in options for name, options in self.applies_when)
+
+    def shown_label(self):
+        """The label in the current language, as the widget shows it."""
+        return _(self.label)
+
+    def tooltip(self, name=None):
+        """The widget's tooltip: the description in the current language, else name or label."""
+        if self.description:
+            return _(self.description)
+        return name or self.shown_label()
 
 
 @dataclass(frozen=True)
@@ -167,10 +184,10 @@ class Control(_Applicability):
         import ipywidgets as widgets
 
         common = dict(
-            description=self.label,
+            description=self.shown_label(),
             description_allow_html=False,
             continuous_update=not self.on_release,
-            tooltip=self.description or name or self.label,
+            tooltip=self.tooltip(name),
             # Its own layout (a control is hidden or shown), the page's one style.
             layout=widgets.Layout(width="30em"),
             style=widget_models.style(widgets.FloatSlider, description_width="8em"),
@@ -256,10 +273,10 @@ class Choice(_Applicability):
         import ipywidgets as widgets
 
         buttons = widgets.ToggleButtons(
-            options=list(self.options),
+            options=shown_options(self.options),
             value=self.clip(value),
-            description=self.label,
-            tooltips=[self.description or name or self.label] * len(self.options),
+            description=self.shown_label(),
+            tooltips=[self.tooltip(name)] * len(self.options),
             style=widget_models.style(
                 widgets.ToggleButtons, description_width="8em", button_width="auto"
             ),
@@ -269,6 +286,18 @@ class Choice(_Applicability):
         # The sliders' class: their label style (right-aligned against the control).
         buttons.add_class("widget-inline-hbox")
         return buttons
+
+
+def shown_options(options):
+    """The options as a widget offers them: each in the current language, its value English.
+
+    (label, option) pairs where a translation differs, else the options themselves, so that
+    an English page gets the very widget it always had.
+    """
+    labels = [_(option) for option in options]
+    if labels == list(options):
+        return labels
+    return list(zip(labels, options, strict=True))
 
 
 def _step_through(low, value, nominal):
@@ -342,9 +371,9 @@ class SteppedControl(Control):
         slider = widgets.SelectionSlider(
             options=[(self.label_of(v), v) for v in self.values],
             value=value,
-            description=self.label,
+            description=self.shown_label(),
             continuous_update=True,
-            tooltip=self.description or name or self.label,
+            tooltip=self.tooltip(name),
             # Its own layout (a control is hidden or shown), the page's one style.
             layout=widgets.Layout(width="30em"),
             style=widget_models.style(widgets.FloatSlider, description_width="8em"),
@@ -405,17 +434,19 @@ def listed(control, values, **changes):
     )
 
 
-EPSILON = Control(r"$\varepsilon$", 0.01, 20.0, log=True, description="privacy budget epsilon")
-DELTA = Control(r"$\delta$", 1e-12, 0.1, log=True, description="allowed failure mass delta")
+EPSILON = Control(r"$\varepsilon$", 0.01, 20.0, log=True, description=N_("privacy budget epsilon"))
+DELTA = Control(r"$\delta$", 1e-12, 0.1, log=True, description=N_("allowed failure mass delta"))
 SIGMA = Control(
-    r"$\sigma$", 0.1, 20.0, log=True, description="standard deviation of Gaussian noise"
+    r"$\sigma$", 0.1, 20.0, log=True, description=N_("standard deviation of Gaussian noise")
 )
-SCALE = Control("scale $b$", 0.05, 20.0, log=True, description="scale of Laplace noise")
-SENSITIVITY = Control(r"$\Delta$", 0.1, 10.0, log=True, description="sensitivity of the query")
+SCALE = Control(N_("scale $b$"), 0.05, 20.0, log=True, description=N_("scale of Laplace noise"))
+SENSITIVITY = Control(r"$\Delta$", 0.1, 10.0, log=True, description=N_("sensitivity of the query"))
 INTEGER_SENSITIVITY = Control(
-    r"$\Delta$", 1, 10, integer=True, description="whole-number sensitivity"
+    r"$\Delta$", 1, 10, integer=True, description=N_("whole-number sensitivity")
 )
-COUNT = Control("count", 0, 5000, integer=True, description="true count in a data set")
-THRESHOLD = Control("threshold", 1.0, 20.0, step=0.1, description="smallest published count")
-PROBABILITY = Control("$p$", 0.001, 0.999, step=0.001, description="a probability")
-PRIOR_ODDS = Control("prior odds", 0.01, 100.0, log=True, description="P[D1] / P[D2]")
+COUNT = Control(N_("count"), 0, 5000, integer=True, description=N_("true count in a data set"))
+THRESHOLD = Control(
+    N_("threshold"), 1.0, 20.0, step=0.1, description=N_("smallest published count")
+)
+PROBABILITY = Control("$p$", 0.001, 0.999, step=0.001, description=N_("a probability"))
+PRIOR_ODDS = Control(N_("prior odds"), 0.01, 100.0, log=True, description="P[D1] / P[D2]")

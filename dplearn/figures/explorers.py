@@ -9,7 +9,8 @@ so a benchmark or a test can time exactly one draw per update.
 
 Subclasses declare:
   figure_id: its id in docs/figures.md, the figure catalogue.
-  title: a short title for listings and exports.
+  title: a short title for listings and exports, marked ``N_`` and translated where
+    shown (the widgets' figure name, the default description, the export's listing).
   controls: parameter name -> ``dplearn.figures.controls.Control`` (what sliders offer;
     a control's ``applies_when`` names the options of a choice under which it matters).
   defaults: parameter name -> value at the lesson's setting.
@@ -26,6 +27,7 @@ from matplotlib.spines import Spine
 from matplotlib.text import Text
 
 from dplearn.figures.controls import Control
+from dplearn.language import gettext as _
 
 __all__ = [
     "Explorer",
@@ -80,7 +82,7 @@ def load_all():
 
     def order(figure_id):
         # Numbered figures first (PLRV-1 ... PLRV-10), then the extra ones (PLRV-ODDS).
-        section, _, number = figure_id.partition("-")
+        section, _dash, number = figure_id.partition("-")
         numbered = number.isdigit()
         return (
             sections.get(section, len(sections)),
@@ -200,17 +202,18 @@ def spoken(value, digits=3):
     """A number as a screen reader should read it: plain text, ``digits`` significant.
 
     Very small or large values read as "1.06 × 10^-5"; text (a readout such as
-    "99 of 100") is returned as it is, infinity as a word.
+    "99 of 100") is returned as it is, infinity as a word. The words are in the current
+    language.
     """
     if isinstance(value, str):
-        return value.replace("∞", "infinity")
+        return value.replace("∞", _("infinity"))
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     value = float(value)
     if value != value:
-        return "undefined"
+        return _("undefined")
     if abs(value) == float("inf"):
-        return "infinity" if value > 0 else "minus infinity"
+        return _("infinity") if value > 0 else _("minus infinity")
     if value == int(value) and abs(value) < 1e5:
         return f"{int(value):d}"
     if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
@@ -397,7 +400,9 @@ class Explorer:
         (the widgets read it out when a control moves, and use it as the image's alt
         text). This default only names the figure.
         """
-        return f"Figure {self.figure_id}: {self.title}."
+        return _("Figure {figure_id}: {title}.").format(
+            figure_id=self.figure_id, title=_(self.title)
+        )
 
     def reader(self):
         """A function fragment -> the spoken value of the readout entry holding it."""

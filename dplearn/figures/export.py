@@ -19,6 +19,8 @@ import argparse
 import pathlib
 import sys
 
+from dplearn.language import gettext as _
+
 __all__ = ["export", "animate", "sweep", "main"]
 
 
@@ -57,7 +59,7 @@ def export(out, figure_ids=None, dpi=150, stream=sys.stdout):
         figure.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
         written += [png, svg]
         print(
-            f"{figure_id:<12} {png.name}, {svg.name}  {explorer_class.title}",
+            f"{figure_id:<12} {png.name}, {svg.name}  {_(explorer_class.title)}",
             file=stream,
             flush=True,
         )
@@ -158,8 +160,9 @@ def animate(figure_id, out, control=None, frames=36, dpi=80, duration_ms=120, sp
         explorer.update(**{name: value})
         figure.canvas.draw()
         frame = Image.fromarray(np.asarray(figure.canvas.buffer_rgba())).convert("RGB")
-        shown = value if isinstance(value, str) else f"{value:.3g}"
-        caption = _caption(f"slider {chosen.label} = {shown}", frame.width, dpi)
+        shown = _(value) if isinstance(value, str) else f"{value:.3g}"
+        words = _("slider {label} = {value}").format(label=_(chosen.label), value=shown)
+        caption = _caption(words, frame.width, dpi)
         both = Image.new("RGB", (frame.width, frame.height + caption.height), "white")
         both.paste(frame, (0, 0))
         both.paste(caption, (0, frame.height))
@@ -172,7 +175,7 @@ def animate(figure_id, out, control=None, frames=36, dpi=80, duration_ms=120, sp
     frames_out = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     # The commonest colour is the background: make it exactly white again.
     colours = frames_out[0].getpalette()
-    _, background = max(frames_out[0].getcolors(maxcolors=256))
+    _count, background = max(frames_out[0].getcolors(maxcolors=256))
     colours[3 * background : 3 * background + 3] = [255, 255, 255]
     for frame in frames_out:
         frame.putpalette(colours)

@@ -9,6 +9,13 @@ or two in the axes, optionally on a white box), and ``MovingXAxis`` (an x-axis w
 limits change on every update, its tick numbers drawn as markers). Titles, axis labels
 and legends stay mathtext in the cached static layer (``static_xlabel``).
 
+The glyphs come from matplotlib's font list (``font.family``), which
+``dplearn.figures.fonts`` sets for the lesson's language: DejaVu Sans, then a CJK font for
+Chinese. ``TextPath`` takes each character from the first font of the list that has it, as
+a Text does, so a Chinese note draws its Latin letters and digits in DejaVu Sans and its
+Chinese ones in the CJK font. The caches are kept per font list, so that a string drawn
+before the language changed is drawn again in the new fonts.
+
 Taught in: 08-add-up-privacy-losses.ipynb, 09-count-privacy-with-an-accountant.ipynb
 (and the labels of every figure of lessons 01-03)
 """
@@ -76,19 +83,31 @@ def round_ticks(low, high, count=TICK_COUNT):
     return start + step * np.arange(count)
 
 
-@functools.lru_cache(maxsize=512)
+def _font_family():
+    """matplotlib's font list as it stands (the language's), as a hashable cache key."""
+    family = matplotlib.rcParams["font.family"]
+    return (family,) if isinstance(family, str) else tuple(family)
+
+
 def tick_marker(text):
     """A marker drawing text like a tick label, hung below its point: (style, size).
 
     The glyph outlines (``TextPath``, in points) are centred horizontally and put below
     y = 0 with a small gap; a marker of size 2 * max |vertex| draws them at scale 1.
     """
+    return _tick_marker(text, _font_family())
+
+
+@functools.lru_cache(maxsize=512)
+def _tick_marker(text, family):
+    """``tick_marker`` in the fonts of family, cached per text and font list."""
     size = matplotlib.rcParams["xtick.labelsize"]
     if isinstance(size, str):
         size = FontProperties(size=size).get_size_in_points()
-    path = TextPath((0.0, 0.0), text, size=size, prop=FontProperties(size=size))
+    font = FontProperties(family=list(family), size=size)
+    path = TextPath((0.0, 0.0), text, size=size, prop=font)
     vertices = path.vertices.copy()
-    (left, _), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
+    (left, _bottom), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
     vertices[:, 0] -= (left + right) / 2.0
     vertices[:, 1] -= top + TICK_GAP_POINTS
     shaped = Path(vertices, path.codes)
@@ -149,7 +168,6 @@ NOTE_SIZE = 9.0
 NOTE_PAD = 2.7
 
 
-@functools.lru_cache(maxsize=256)
 def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
     """Markers drawing a note's lines and its box, aligned on their point.
 
@@ -161,7 +179,13 @@ def note_markers(text, ha, va, size=NOTE_SIZE, pad=NOTE_PAD):
     string. ha is "left" or "right", va "top" or "bottom": the side of the box that
     touches the point.
     """
-    font = FontProperties(size=size)
+    return _note_markers(text, ha, va, size, pad, _font_family())
+
+
+@functools.lru_cache(maxsize=256)
+def _note_markers(text, ha, va, size, pad, family):
+    """``note_markers`` in the fonts of family, cached per note and font list."""
+    font = FontProperties(family=list(family), size=size)
     line_height = 1.2 * size
     parts = []
     for row, line in enumerate(text.split("\n")):
@@ -264,7 +288,7 @@ class MovingXAxis:
         below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
         self.labels = [
             ax.plot([], [], ls="none", color="black", mew=0, transform=below, clip_on=False)[0]
-            for _ in range(TICK_COUNT)
+            for _tick in range(TICK_COUNT)
         ]
         (self.marks,) = ax.plot([], [], color="black", lw=0.8, transform=below, clip_on=False)
         self._texts = {}

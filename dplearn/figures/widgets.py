@@ -7,6 +7,10 @@ the readout may hold formulas (``$\\delta_2$``): they are typeset once; the numb
 beside them change on every slider move and are plain HTML, so moving a slider never
 asks the browser to typeset again.
 
+A figure's title and its readout's names are defined once, at import, in English (the
+descriptions find the numbers by pieces of those names); they are translated
+(``dplearn.language.gettext``) here, where they are shown.
+
 Taught in: every lesson notebook.
 """
 
@@ -21,6 +25,7 @@ import ipywidgets as widgets
 
 from dplearn._environment import in_app_mode
 from dplearn.figures import page_access, widget_models
+from dplearn.language import gettext as _
 
 __all__ = [
     "describe",
@@ -78,7 +83,7 @@ def format_number(value):
     if isinstance(value, str):
         return value
     if value != value:
-        return "undefined"
+        return _("undefined")
     if value in (float("inf"), float("-inf")):
         return "∞" if value > 0 else "−∞"
     if value != 0 and (abs(value) < 1e-3 or abs(value) >= 1e5):
@@ -94,8 +99,16 @@ def _flat(number_html):
 
 
 def _escape_name(name):
-    # Names may hold $…$ formulas: keep them whole for MathJax, escape the rest.
-    return html.escape(name, quote=False)
+    # A readout name in the current language. Names may hold $…$ formulas: keep them
+    # whole for MathJax, escape the rest.
+    return html.escape(_(name), quote=False)
+
+
+def _figure_name(explorer):
+    """What a screen reader calls the figure: "Figure PLRV-7: " and its title."""
+    return _("Figure {figure_id}: {title}").format(
+        figure_id=explorer.figure_id, title=_(explorer.title)
+    )
 
 
 def numbers_table(numbers):
@@ -199,8 +212,9 @@ def _description_table(explorer):
     )
     return (
         f"<p>{html.escape(explorer.description(), quote=False)}</p>"
-        f"<table><caption style='text-align:left'>Numbers of figure {explorer.figure_id}"
-        f"</caption>{rows}</table>"
+        "<table><caption style='text-align:left'>"
+        + _("Numbers of figure {figure_id}").format(figure_id=explorer.figure_id)
+        + f"</caption>{rows}</table>"
     )
 
 
@@ -217,7 +231,7 @@ class FigureText(widgets.VBox):
     def __init__(self, explorer):
         self.explorer = explorer
         self.name = widgets.HTML(
-            html.escape(f"Figure {explorer.figure_id}: {explorer.title}", quote=False),
+            html.escape(_figure_name(explorer), quote=False),
             layout=widget_models.layout(),
             style=widget_models.style(widgets.HTML),
         )
@@ -230,8 +244,8 @@ class FigureText(widgets.VBox):
         self.description.add_class(page_access.VISUALLY_HIDDEN)
         self.toggle = widgets.ToggleButton(
             value=False,
-            description="Table",
-            tooltip="Show the figure's description and its numbers as text",
+            description=_("Table"),
+            tooltip=_("Show the figure's description and its numbers as text"),
             layout=widget_models.layout(width="8em"),
             style=widget_models.style(widgets.ToggleButton),
         )
@@ -471,7 +485,7 @@ def describe(figure, text, title=None):
         raise ValueError(f"text must describe the figure, got {text!r}")
     if title is None:
         titles = [axes.get_title() for axes in figure.axes if axes.get_title()]
-        title = f"Figure: {titles[0]}" if titles else "Figure"
+        title = _("Figure: {title}").format(title=titles[0]) if titles else _("Figure")
     return DescribedFigure(figure, title, text)
 
 
