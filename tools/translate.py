@@ -108,7 +108,7 @@ def blocks(markdown):
         code = token.type in ("fence", "code_block", "hr")
         spans.append((token.map[0], token.map[1], not code))
     pieces, line = [], 0
-    for start, end, text_block in sorted(spans):
+    for start, end, text_block in display_formulas_whole(sorted(spans), lines):
         if start < line:  # a list item's lines already taken (lazy continuation)
             continue
         if start > line:
@@ -126,6 +126,22 @@ def blocks(markdown):
         pieces.append(("\n".join(lines[line:]), False))
     assert "".join(text for text, _ in pieces) == markdown, "blocks must join to the cell"
     return pieces
+
+
+def display_formulas_whole(spans, lines):
+    """spans with those that cut a $$…$$ formula in two joined into one.
+
+    markdown-it knows no formulas: a formula's line that starts with "- " or "1." reads
+    to it as a list item, and the formula would reach the catalog in pieces.
+    """
+    joined = []
+    for start, end, text_block in spans:
+        if joined and "\n".join(lines[joined[-1][0] : joined[-1][1]]).count("$$") % 2:
+            first, _end, first_text = joined.pop()
+            joined.append((first, max(end, _end), first_text or text_block))
+        else:
+            joined.append((start, end, text_block))
+    return joined
 
 
 _NOT_WORDS = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\]\([^)]*\)|<[^>]*>|https?://\S+", re.S)
@@ -364,6 +380,10 @@ def edition(nb, name, code, translate, edition_names):
     return nb
 
 
+#: A link to a lesson in the contents: "[text](NN-name.ipynb)" (its arrow kept outside).
+_LESSON_LINK = re.compile(r"\[((?:[^\]\\]|\\.)+?)( →)?(\]\()(\d\d-[^)\s]+\.ipynb)\)")
+
+
 def with_edition_navigation(editions, code, translate):
     """Rebuilds each edition's bar and languages line from its translated titles."""
     lessons = [name for name in editions if name != navigation.INDEX_NAME]
@@ -388,6 +408,20 @@ def with_edition_navigation(editions, code, translate):
         cell.source = "\n".join(
             [navigation.languages_line(navigation.INDEX_NAME, code), "", *lines[cut:]]
         )
+        # The contents name each lesson by its translated heading, as its bar does.
+        for cell in index.cells:
+            if cell.cell_type == "markdown":
+                cell.source = _LESSON_LINK.sub(
+                    lambda match: (
+                        "["
+                        + navigation.link_text(titles.get(match.group(4), match.group(1)))
+                        + (match.group(2) or "")
+                        + match.group(3)
+                        + match.group(4)
+                        + ")"
+                    ),
+                    cell.source,
+                )
 
 
 #: The course's repository on GitHub, as the README's Binder links name it.
