@@ -9,7 +9,8 @@ the translations live in gettext catalogs, two per language:
   moved cell keeps its translation and a block used twice is translated once.
 - ``locale/<folder>/LC_MESSAGES/dplearn.po``: the package's words, extracted by Babel from
   ``_()``, ``N_()`` and ``ngettext()`` calls, and the exercises' texts (titles, questions,
-  options, hints, solutions), read from the exercise banks themselves.
+  options, hints, solutions), read from the exercise banks themselves, and the ``_()``
+  calls of the lessons' code cells (a lesson's own figure).
 
 A run (1) extracts both templates, ``locale/lessons.pot`` and ``locale/dplearn.pot``;
 (2) merges them into each language's catalogs with Babel: an entry whose English changed
@@ -38,7 +39,7 @@ import sys
 
 import nbformat
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 from markdown_it import MarkdownIt
 
@@ -232,6 +233,17 @@ def package_template():
             add(template, message, location, comments, context)
     for text, where in exercise_texts():
         add(template, text, (where, None))
+    for path in notebooks():
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            # IPython's magics are no Python: blank them for the extractor.
+            source = re.sub(r"(?m)^\s*[%!].*$", "", cell.source).encode()
+            for _line, message, comments, context in extract(
+                "python", io.BytesIO(source), keywords=KEYWORDS
+            ):
+                if message:
+                    add(template, message, (f"notebooks/{path.name}", None), comments, context)
     for message in template:
         # Babel guesses a format from the text ("5 % in" looks like %-formatting, and every
         # LaTeX brace like a {placeholder}); the tests check placeholders themselves.

@@ -78,6 +78,19 @@ class _SeededExplorer(Explorer):
         self.update()
         return self
 
+    def draw_again_button(self, view, rng):
+        """A "draw again" button under view (this figure's ``explore``): new noise from rng."""
+        import ipywidgets as widgets
+
+        button = widgets.Button(description=_("draw again"))
+
+        def draw_again(_button):
+            self.resample(rng)
+            view.refresh()
+
+        button.on_click(draw_again)
+        return button
+
 
 @register
 class InverseCdfSampling(_SeededExplorer):
