@@ -2,11 +2,13 @@
 
 matplotlib's default font, DejaVu Sans, draws English and Russian but no Chinese. For
 Chinese the first CJK font matplotlib finds (Noto Sans CJK and WenQuanYi on Linux,
-PingFang or Microsoft YaHei on macOS and Windows) goes behind DejaVu Sans in matplotlib's
-font list, so Latin letters, Greek and the minus sign keep their look and every CJK glyph
-comes from the CJK font. Without one, the package says so once, as a warning, instead of
-drawing empty boxes. The page's ``lang`` attribute tells a screen reader which voice to
-read the page in.
+PingFang or Microsoft YaHei on macOS and Windows) goes first in matplotlib's font list,
+DejaVu Sans after it. First, because a label that mixes words and a formula
+("输出 $O$") is laid out by mathtext, which draws the words in the first font of the list
+and falls back to no other; a plain label falls back glyph by glyph to DejaVu Sans (ℒ, for
+one). The CJK fonts draw Latin letters, digits and Greek too. Without a CJK font, the
+package says so once, as a warning, instead of drawing empty boxes. The page's ``lang``
+attribute tells a screen reader which voice to read the page in.
 
 ``dplearn.set_language`` calls ``use_language`` (this module listens for it from its
 import on) and so does the import, for a language set before the figures were imported.
@@ -56,11 +58,10 @@ def cjk_font():
 
 
 def font_family(code):
-    """matplotlib's font list for a language code: DejaVu Sans, then a CJK font for "zh"."""
-    family = ["DejaVu Sans"]
+    """matplotlib's font list for a language code: for "zh" a CJK font, then DejaVu Sans."""
     if code == "zh" and cjk_font() is not None:
-        family.append(cjk_font())
-    return family
+        return [cjk_font(), "DejaVu Sans"]
+    return ["DejaVu Sans"]
 
 
 _warned = False
