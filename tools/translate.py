@@ -439,7 +439,8 @@ def with_edition_navigation(editions, code, translate):
 #: The course's repository on GitHub, as the README's Binder links name it.
 BINDER = "https://mybinder.org/v2/gh/dplearn/dplearn/HEAD"
 README_TABLE = re.compile(
-    r"(<!-- lessons: tools/translate.py writes this table -->\n).*?(\n<!-- end of lessons -->)",
+    r"(<!-- lessons: tools/translate.py writes this table -->\n)(?:.*?\n)?"
+    r"(<!-- end of lessons -->)",
     re.S,
 )
 
@@ -447,7 +448,13 @@ README_TABLE = re.compile(
 def readme_rows(index, code):
     """The rows of a translated README's lessons table, from the edition's contents page."""
     rows = []
-    for line in index.cells[1].source.split("\n"):
+    lines = [
+        line
+        for cell in index.cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.split("\n")
+    ]
+    for line in lines:
         match = re.match(r"- \*\*\[(.+?)\]\((\d\d)-([^)]+)\)\*\*(?:[:：]\s*(.*))?$", line)
         if not match:
             continue
@@ -465,7 +472,7 @@ def readme_rows(index, code):
 
 def with_readme_table(text, rows):
     """A README's text with the table between its markers replaced by rows."""
-    return README_TABLE.sub(lambda match: match.group(1) + rows + match.group(2), text)
+    return README_TABLE.sub(lambda match: match.group(1) + rows + "\n" + match.group(2), text)
 
 
 def notebook_text(nb):
