@@ -49,7 +49,12 @@ def texts_of(figure):
 
 
 def has_words(text):
-    """True if text has a word outside formulas (abbreviations such as PLD and ids aside)."""
+    """True if text has a word outside formulas (abbreviations such as PLD and ids aside).
+
+    A label that is code a learner types (``histplot(stat="density")``) is no word either.
+    """
+    if re.match(r"[a-z_]+\(", text):
+        return False
     return any(not word.isupper() for word in _WORD.findall(_MATH.sub(" ", text)))
 
 
