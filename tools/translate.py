@@ -244,11 +244,6 @@ def package_template():
             ):
                 if message:
                     add(template, message, (f"notebooks/{path.name}", None), comments, context)
-    for message in template:
-        # Babel guesses a format from the text ("5 % in" looks like %-formatting, and every
-        # LaTeX brace like a {placeholder}); the tests check placeholders themselves.
-        message.flags.discard("python-format")
-        message.flags.discard("python-brace-format")
     return template
 
 
@@ -283,6 +278,12 @@ def add(catalog, message, location, comments=(), context=None):
 
 def catalog_text(catalog, template=False):
     """A catalog as the bytes of its .po (or .pot) file."""
+    for message in catalog:
+        # Babel guesses a format from the text ("5 % in" looks like %-formatting, and every
+        # LaTeX brace like a {placeholder}), and msgfmt would hold translations to it; the
+        # tests check the placeholders themselves.
+        message.flags.discard("python-format")
+        message.flags.discard("python-brace-format")
     buffer = io.BytesIO()
     write_po(
         buffer,
