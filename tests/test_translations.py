@@ -229,3 +229,18 @@ def test_edition_prose_is_in_its_language(code):
 def test_the_language_is_checked():
     with pytest.raises(ValueError, match="language must be one of"):
         language.set_language("fr")
+
+
+@pytest.mark.parametrize("readme", ["README.zh-CN.md", "README.ru.md"])
+def test_edition_readme_lists_every_lesson_with_launch_links_that_open(readme):
+    import urllib.parse
+
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    code = {"README.zh-CN.md": "zh", "README.ru.md": "ru"}[readme]
+    lessons = sorted((ROOT / "notebooks" / code).glob("[0-9][0-9]-*.ipynb"))
+    targets = re.findall(r"mybinder\.org/v2/gh/[^)\s\"']*\?(?:labpath|urlpath)=([^)\s\"'&]+)", text)
+    assert len(targets) == 2 * len(lessons), readme
+    for target in targets:
+        path = urllib.parse.unquote(target).removeprefix("voila/render/")
+        assert path.startswith(f"notebooks/{code}/") and (ROOT / path).is_file(), path
+    assert "[English](README.md)" in text
