@@ -89,7 +89,12 @@ def use_language(chosen):
     if shell is not None and hasattr(shell, "kernel"):
         from IPython.display import display
 
+        from dplearn.figures import page_access
+
         display(page_language_script(chosen.tag))
+        # The page script also underlines the prose's links: a page without figures (the
+        # contents) gets it here, since no figure shows it.
+        page_access.show_script_once()
 
 
 language.on_change(use_language)
