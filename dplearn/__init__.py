@@ -17,6 +17,8 @@ One release
   loss L, delta(epsilon) and its inverse (lessons 01, 02, 03).
 - ``sensitivity``: the l1 and l2 sensitivity of a query, by brute force over neighbours
   (lesson 04).
+- ``local_sensitivity``: local and smooth sensitivity of an order statistic,
+  propose-test-release and sample-and-aggregate (lesson 15).
 - ``mechanisms``: the Laplace, Gaussian and geometric mechanisms and their samplers
   (lessons 05, 06, 07).
 - ``calibration``: the noise scale or sigma for a budget (epsilon, delta, sensitivity)
