@@ -61,6 +61,11 @@ def _dwork_roth_threshold(epsilon, delta):
     return math.log(1.0 / delta) / epsilon
 
 
+def _passing_with(threshold):
+    """The pass probability f(gamma, epsilon, delta) of a test against threshold(epsilon, delta)."""
+    return lambda gamma, epsilon, delta: _pass_at(gamma, epsilon, threshold(epsilon, delta))
+
+
 def _published_ratio(threshold):
     return _pass_at(0.0, _PUBLISHED_EPSILON, threshold) / _PUBLISHED_DELTA
 
@@ -242,18 +247,14 @@ EXERCISES = [
                 "threshold-without-two",
                 "You tested against ln(1/δ)/ε: the factor 2 inside the logarithm is "
                 "missing, and the test then passes half as often as the threshold allows.",
-                lambda gamma, epsilon, delta: _pass_at(
-                    gamma, epsilon, _dwork_roth_threshold(epsilon, delta)
-                ),
+                _passing_with(_dwork_roth_threshold),
                 source="delta*exp(epsilon*gamma)/2",
             ),
             mistake(
                 "published-threshold",
                 "You tested against ln(2/δ)/(2ε), the threshold of a published "
                 "implementation. The question's threshold is ln(1/(2δ))/ε.",
-                lambda gamma, epsilon, delta: _pass_at(
-                    gamma, epsilon, _near_abuah_threshold(epsilon, delta)
-                ),
+                _passing_with(_near_abuah_threshold),
                 source="sqrt(delta/2)*exp(epsilon*gamma)/2",
             ),
             mistake(
@@ -270,9 +271,9 @@ EXERCISES = [
             "$$f(\\gamma, \\varepsilon, \\delta) = \\tfrac12 e^{-\\varepsilon(T - \\gamma)} "
             "= \\tfrac12 \\cdot 2\\delta \\cdot e^{\\varepsilon\\gamma} "
             "= \\delta\\, e^{\\varepsilon\\gamma}.$$\n\n"
-            "At $\\gamma = 0$ it is exactly $\\delta$: a data set one change away from "
-            "instability passes with probability at most $\\delta$, which is what the "
-            "$\\delta$ of the guarantee pays for. The $2$ inside the logarithm cancels the "
+            "At $\\gamma = 0$, a data set already past the bound, it is exactly $\\delta$: "
+            "such a data set is released with probability at most $\\delta$, which is what "
+            "the $\\delta$ of the guarantee pays for. The $2$ inside the logarithm cancels the "
             "$\\tfrac12$ of the Laplace tail."
         ),
     ),
