@@ -57,7 +57,9 @@ INCOME_SEED = 15
 #: 301 yearly incomes in thousands: log-normal (mu 3.2, sigma 0.6), rounded, in [0, 100].
 INCOMES = tuple(
     float(v)
-    for v in np.clip(np.round(np.exp(np.random.default_rng(INCOME_SEED).normal(3.2, 0.6, 301))), 0, 100)
+    for v in np.clip(
+        np.round(np.exp(np.random.default_rng(INCOME_SEED).normal(3.2, 0.6, 301))), 0, 100
+    )
 )
 #: Data set name (the button's word) -> (values, lower, upper).
 DATA_SETS = {
@@ -163,9 +165,7 @@ class SmoothSensitivity(Explorer):
 
     def _build(self):
         ax = self.axes = self.figure.subplots()
-        self.bars = ax.stairs(
-            [0.0], [-0.5, 0.5], fill=True, color=BLUE, alpha=0.45, edgecolor=BLUE
-        )
+        self.bars = ax.stairs([0.0], [-0.5, 0.5], fill=True, color=BLUE, alpha=0.45, edgecolor=BLUE)
         (self.smoothed,) = ax.plot([], [], color=ORANGE, ls="--", marker="o", ms=4, lw=1.8)
         (self.here,) = ax.plot([], [], color=GREY, ls=":", lw=1.2)
         self.star = _mark(ax, BAD_COLOR, "*")
@@ -178,11 +178,22 @@ class SmoothSensitivity(Explorer):
             [
                 Patch(fc=BLUE, alpha=0.45, ec=BLUE, label=_("$A^{(k)}$: largest within $k$")),
                 Line2D(
-                    [], [], color=ORANGE, ls="--", marker="o", ms=4,
+                    [],
+                    [],
+                    color=ORANGE,
+                    ls="--",
+                    marker="o",
+                    ms=4,
                     label=_(r"$e^{-k\beta}A^{(k)}$"),
                 ),  # fmt: skip
                 Line2D(
-                    [], [], color=BAD_COLOR, marker="*", ms=12, ls="none", mec="black",
+                    [],
+                    [],
+                    color=BAD_COLOR,
+                    marker="*",
+                    ms=12,
+                    ls="none",
+                    mec="black",
                     label=_("its maximum $S^*$"),
                 ),  # fmt: skip
             ],
@@ -193,8 +204,10 @@ class SmoothSensitivity(Explorer):
         release, value, distance = _smooth(data, epsilon, delta if noise == LAPLACE else None)
         sensitivities = _sensitivities(data)
         n = sensitivities.size - 1
-        width = n if n <= WINDOWS[0] else min(
-            n, next((w for w in WINDOWS if w >= 1.25 * distance + 2), n)
+        width = (
+            n
+            if n <= WINDOWS[0]
+            else min(n, next((w for w in WINDOWS if w >= 1.25 * distance + 2), n))
         )
         shown = sensitivities[: width + 1]
         ks = np.arange(width + 1)
@@ -233,8 +246,8 @@ class SmoothSensitivity(Explorer):
         s = self.state
         if s["laplace"]:
             noise = _(
-                "Laplace noise of scale 2S*/ε = {scale:.4g} (δ = {delta:.0e}, β = {beta:.4g})"
-            ).format(scale=s["scale"], delta=s["delta"], beta=s["beta"])
+                "Laplace noise of scale 2S*/ε = {scale:.4g} (δ = {delta}, β = {beta:.4g})"
+            ).format(scale=s["scale"], delta=spoken(s["delta"]), beta=s["beta"])
         else:
             noise = _("Cauchy noise of scale 6S*/ε = {scale:.4g} (pure ε, β = {beta:.4g})").format(
                 scale=s["scale"], beta=s["beta"]
@@ -324,6 +337,8 @@ class ProposeTestRelease(Explorer):
 
     def _build(self):
         top, bottom = self.axes = self.figure.subplots(2, 1, sharex=True)
+        top.set_xscale("log")
+        top.set_xlim(*BOUND_AXIS)
         self.refused = Polygon(
             [[0, 0]], closed=True, fc=BAD_COLOR, alpha=0.15, hatch="//", ec=BAD_COLOR, lw=0
         )
@@ -335,14 +350,14 @@ class ProposeTestRelease(Explorer):
         (self.threshold,) = bottom.plot([], [], color=BAD_COLOR, ls="--", lw=1.4)
         (self.here_bottom,) = bottom.plot([], [], color=GREY, ls=":", lw=1.2)
         self.mark_bottom = _mark(bottom, PURPLE, "s")
-        top.set_xscale("log")
-        top.set_xlim(*BOUND_AXIS)
         top.set_ylim(0.0, 1.05)
         top.set_ylabel(_("P(the test passes)"))
         top.set_title(_("LOCAL-2 · propose-test-release against the proposed bound $b$"))
         bottom.set_yscale("symlog", linthresh=1.0, linscale=0.5)
         bottom.set_ylim(0.0, DISTANCE_TOP)
-        bottom.set_yticks([0, 1, 10, 100, 1000, INFINITE_LEVEL], ["0", "1", "10", "100", "1000", "∞"])
+        bottom.set_yticks(
+            [0, 1, 10, 100, 1000, INFINITE_LEVEL], ["0", "1", "10", "100", "1000", "∞"]
+        )
         bottom.minorticks_off()
         bottom.set_xlabel(_("proposed bound $b$ on the local sensitivity"))
         bottom.set_ylabel(_(r"distance $\gamma(b)$"))
@@ -418,13 +433,13 @@ class ProposeTestRelease(Explorer):
             "For the median of the {data}: top, the chance that the test passes against the "
             "proposed bound b (refusals hatched above it); bottom, the distance to "
             "instability γ(b) in steps and the threshold T = {threshold:.4f} (dashed; "
-            "ε test = {epsilon:.3g}, δ = {delta:.0e}). At b = {bound:g}: γ = {distance}, "
+            "ε test = {epsilon:.3g}, δ = {delta}). At b = {bound:g}: γ = {distance}, "
             "P(pass) = {passing}."
         ).format(
             data=_(s["data"]),
             threshold=s["threshold"],
             epsilon=s["epsilon_test"],
-            delta=s["delta"],
+            delta=spoken(s["delta"]),
             bound=s["bound"],
             distance=spoken(s["distance"]),
             passing=spoken(s["passing"], 6),
@@ -445,7 +460,9 @@ RELEASES = {
     "cauchy": dict(color=PURPLE, ls="-.", marker="v", label=N_("smooth sensitivity, Cauchy")),
     "ptr": dict(color=GREEN, ls=":", marker="^", label=N_("propose-test-release, best $b$")),
     "blocks": dict(
-        color=GREY, ls=(0, (6, 2, 1, 2, 1, 2)), marker="D",
+        color=GREY,
+        ls=(0, (6, 2, 1, 2, 1, 2)),
+        marker="D",
         label=N_(r"sample-and-aggregate, $\sqrt{n}$ blocks (noise)"),
     ),  # fmt: skip
 }
@@ -486,9 +503,7 @@ def within_probabilities(data, epsilon, delta, t):
         "laplace": local_sensitivity.laplace_within(t, laplace_release.scale * laplace_value),
         "cauchy": local_sensitivity.cauchy_within(t, cauchy_release.scale * cauchy_value),
         "ptr": ptr[best],
-        "blocks": local_sensitivity.laplace_within(
-            t, (upper - lower) / (_blocks(data) * epsilon)
-        ),
+        "blocks": local_sensitivity.laplace_within(t, (upper - lower) / (_blocks(data) * epsilon)),
     }, best
 
 
@@ -545,7 +560,12 @@ class MedianReleases(Explorer):
             ax,
             [
                 Line2D(
-                    [], [], color=style["color"], ls=style["ls"], marker=style["marker"], lw=2,
+                    [],
+                    [],
+                    color=style["color"],
+                    ls=style["ls"],
+                    marker=style["marker"],
+                    lw=2,
                     label=_(style["label"]),
                 )  # fmt: skip
                 for style in RELEASES.values()
@@ -582,7 +602,7 @@ class MedianReleases(Explorer):
         s, here = self.state, self.state["here"]
         return _(
             "The chance that a private median of the {data} lands within {t:g} of the true "
-            "one, against ε. At ε = {epsilon:.3g}, δ = {delta:.0e}: exponential mechanism "
+            "one, against ε. At ε = {epsilon:.3g}, δ = {delta}: exponential mechanism "
             "{exponential:.6f} (solid); smooth sensitivity {laplace:.6f} with Laplace noise "
             "(dashed), {cauchy:.6f} with Cauchy (dash-dot); propose-test-release "
             "{ptr:.6f} at b = {best:g} (dotted); sample-and-aggregate's noise with "
@@ -591,7 +611,7 @@ class MedianReleases(Explorer):
             data=_(s["data"]),
             t=s["t"],
             epsilon=s["epsilon"],
-            delta=s["delta"],
+            delta=spoken(s["delta"]),
             exponential=here["exponential"],
             laplace=here["laplace"],
             cauchy=here["cauchy"],
@@ -681,12 +701,21 @@ class SampleAndAggregate(Explorer):
             [
                 Line2D([], [], color=ORANGE, ls="none", marker="s", label=_("bias of the split")),
                 Line2D(
-                    [], [], color=PURPLE, ls="--",
+                    [],
+                    [],
+                    color=PURPLE,
+                    ls="--",
                     label=_(r"noise $\sqrt{2}(u-l)/(k\varepsilon)$"),
                 ),  # fmt: skip
                 Line2D([], [], color=BLUE, lw=2, label=_("root mean square error")),
                 Line2D(
-                    [], [], color=BAD_COLOR, marker="*", ms=12, ls="none", mec="black",
+                    [],
+                    [],
+                    color=BAD_COLOR,
+                    marker="*",
+                    ms=12,
+                    ls="none",
+                    mec="black",
                     label=_("best $k$"),
                 ),  # fmt: skip
             ],
@@ -814,7 +843,9 @@ class LocalNoisePair:
             else:
                 crossing = (level - offset) / slope
                 wants_right = (slope > 0) == above
-                low, high = (max(start, crossing), end) if wants_right else (start, min(end, crossing))
+                low, high = (
+                    (max(start, crossing), end) if wants_right else (start, min(end, crossing))
+                )
                 piece = (low, high) if low < high else None
             if piece is None:
                 continue
@@ -868,7 +899,10 @@ class LeakyShortcut(Explorer):
     controls = {
         "epsilon": LOCAL_EPSILON,
         "output": Control(
-            N_("output $o$"), OUTPUT_AXIS[0], OUTPUT_AXIS[1], step=0.5,
+            N_("output $o$"),
+            OUTPUT_AXIS[0],
+            OUTPUT_AXIS[1],
+            step=0.5,
             description=N_("a released value"),
         ),  # fmt: skip
     }
