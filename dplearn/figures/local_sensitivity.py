@@ -116,14 +116,35 @@ def _mark(ax, color, marker):
     return mark
 
 
-def _set_limits(explorer, ax, xlim=None, ylim=None):
-    """Sets limits that follow the data; forgets the static layer when they change."""
+#: Ticks on an axis whose limits follow the data: always as many, so that no artist is added.
+TICKS = 6
+
+
+def _ticks(low, high, whole=False):
+    """TICKS evenly spaced ticks from low to high, and their labels."""
+    ticks = np.linspace(low, high, TICKS)
+    if whole:
+        ticks = np.round(ticks)
+        return ticks, [f"{tick:.0f}" for tick in ticks]
+    return ticks, [f"{tick:.3g}" for tick in ticks]
+
+
+def _set_limits(explorer, ax, xlim=None, ylim=None, whole_x=False):
+    """Sets limits that follow the data, with TICKS ticks; forgets the static layer on a change."""
     changed = False
     if xlim is not None and tuple(ax.get_xlim()) != tuple(xlim):
         ax.set_xlim(*xlim)
+        ax.set_xticks(
+            *_ticks(
+                xlim[0] + 0.5 if whole_x else xlim[0],
+                xlim[1] - 0.5 if whole_x else xlim[1],
+                whole_x,
+            )
+        )
         changed = True
     if ylim is not None and tuple(ax.get_ylim()) != tuple(ylim):
         ax.set_ylim(*ylim)
+        ax.set_yticks(*_ticks(*ylim))
         changed = True
     if changed:
         explorer.figure.invalidate_static_layer()
@@ -216,7 +237,13 @@ class SmoothSensitivity(Explorer):
         self.smoothed.set_markevery(max(1, width // 40))
         self.star.set_data([distance], [value])
         self.here.set_data([distance, distance], [0.0, value])
-        _set_limits(self, self.axes, (-0.5, width + 0.5), (0.0, 1.1 * max(float(shown.max()), 1.0)))
+        _set_limits(
+            self,
+            self.axes,
+            (-0.5, width + 0.5),
+            (0.0, 1.1 * max(float(shown.max()), 1.0)),
+            whole_x=True,
+        )
         self.state = dict(
             epsilon=epsilon,
             delta=delta,
