@@ -11,7 +11,8 @@ its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (IN
 PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
 (NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
 ``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*),
-``selection`` (SEL-*), ``many_queries`` (MANY-*) and ``auditing`` (MIA-*). Importing the
+``selection`` (SEL-*), ``many_queries`` (MANY-*), ``auditing`` (MIA-*) and
+``local_sensitivity`` (LOCAL-*). Importing the
 package imports all of them, as the export's ``explorers.load_all`` does (which also finds
 a new topic module by itself). Each figure object draws on the numerical core
 (``dplearn.privacy_loss``, ``dplearn.calibration``, ...), which never plots.
@@ -27,6 +28,7 @@ from dplearn.figures import (
     fonts,
     gaussian,
     intro,
+    local_sensitivity,
     many_queries,
     mechanisms,
     noise,
@@ -47,6 +49,7 @@ __all__ = [
     "fonts",
     "gaussian",
     "intro",
+    "local_sensitivity",
     "many_queries",
     "mechanisms",
     "noise",
