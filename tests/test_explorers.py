@@ -127,6 +127,7 @@ def test_figures_come_in_course_order():
         "SEL",
         "MANY",
         "MIA",
+        "LOCAL",
     ]
     for section in sections:
         numbers = [

@@ -50,7 +50,19 @@ from dplearn.figures.sliders import READOUT_CHARACTERS  # noqa: E402
 from dplearn.figures.text import Note  # noqa: E402
 from tests import shared_explorers  # noqa: E402
 
-LESSON_FIGURES = ("PLRV", "MECH", "NOISE", "COMP", "INTRO", "SUB", "SGD", "SEL", "MANY", "MIA")
+LESSON_FIGURES = (
+    "PLRV",
+    "MECH",
+    "NOISE",
+    "COMP",
+    "INTRO",
+    "SUB",
+    "SGD",
+    "SEL",
+    "MANY",
+    "MIA",
+    "LOCAL",
+)
 #: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
 #: at alpha = 256, sigma = 5 or batch size 16): not yet mended, the rest is checked.
 LEGEND_NOT_YET_CLEAR = ("SGD-2",)
