@@ -30,7 +30,7 @@ from matplotlib.patches import Patch, Polygon
 from dplearn import local_sensitivity, selection
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
-from dplearn.figures.legends import legend_beside
+from dplearn.figures.legends import legend_below, legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.language import N_
 from dplearn.language import gettext as _
@@ -187,7 +187,12 @@ class SmoothSensitivity(Explorer):
     def _build(self):
         ax = self.axes = self.figure.subplots()
         self.bars = ax.stairs([0.0], [-0.5, 0.5], fill=True, color=BLUE, alpha=0.45, edgecolor=BLUE)
-        (self.smoothed,) = ax.plot([], [], color=ORANGE, ls="--", marker="o", ms=4, lw=1.8)
+        (self.smoothed,) = ax.plot([], [], color=ORANGE, ls="--", lw=1.8)
+        # Dots on at most about 40 of the k, so that a wide window stays readable; drawn
+        # whole over the spine where the curve is at 0.
+        (self.smoothed_dots,) = ax.plot(
+            [], [], color=ORANGE, ls="none", marker="o", ms=4, clip_on=False
+        )
         (self.here,) = ax.plot([], [], color=GREY, ls=":", lw=1.2)
         self.star = _mark(ax, BAD_COLOR, "*")
         self.star.set_markersize(14)
@@ -219,7 +224,7 @@ class SmoothSensitivity(Explorer):
                 ),  # fmt: skip
             ],
         )
-        self.moving(self.bars, self.smoothed, self.here, self.star)
+        self.moving(self.bars, self.smoothed, self.smoothed_dots, self.here, self.star)
 
     def _apply(self, epsilon, noise, delta, data):
         release, value, distance = _smooth(data, epsilon, delta if noise == LAPLACE else None)
@@ -233,8 +238,10 @@ class SmoothSensitivity(Explorer):
         shown = sensitivities[: width + 1]
         ks = np.arange(width + 1)
         self.bars.set_data(shown, np.arange(width + 2) - 0.5)
-        self.smoothed.set_data(ks, np.exp(-ks * release.beta) * shown)
-        self.smoothed.set_markevery(max(1, width // 40))
+        smoothed = np.exp(-ks * release.beta) * shown
+        self.smoothed.set_data(ks, smoothed)
+        every = max(1, width // 40)
+        self.smoothed_dots.set_data(ks[::every], smoothed[::every])
         self.star.set_data([distance], [value])
         self.here.set_data([distance, distance], [0.0, value])
         _set_limits(
@@ -946,14 +953,6 @@ class LeakyShortcut(Explorer):
         left.set_xlabel(_("released median $o$"))
         left.set_ylabel(_("density"))
         left.set_title(_("LOCAL-5 · noise of scale LS/ε on two neighbours"))
-        left.legend(
-            handles=[
-                Line2D([], [], color=BLUE, lw=2, label=_("x: LS 15, median 45")),
-                Line2D([], [], color=ORANGE, ls="--", lw=2, label=_("x′: LS 25, median 35")),
-            ],
-            loc="upper right",
-            fontsize=8.5,
-        )
         self.below = Polygon([[0, 0]], closed=True, fc=BAD_COLOR, alpha=0.15, hatch="//", lw=0)
         self.above = Polygon([[0, 0]], closed=True, fc=PURPLE, alpha=0.15, hatch="\\\\", lw=0)
         right.add_patch(self.below)
@@ -966,14 +965,19 @@ class LeakyShortcut(Explorer):
         right.set_xlabel(_("released median $o$"))
         right.set_ylabel(_("privacy loss $L(o)$"))
         right.set_title(_("its privacy loss has no bound"))
-        legend_beside(
-            right,
-            [
+        # One legend under both panels: inside either, a slider moves a curve under it.
+        legend_below(
+            self.figure,
+            [],
+            handles=[
+                Line2D([], [], color=BLUE, lw=2, label=_("x: LS 15, median 45")),
+                Line2D([], [], color=ORANGE, ls="--", lw=2, label=_("x′: LS 25, median 35")),
                 Line2D([], [], color="0.2", lw=2, label=_(r"$L(o)=\ln(p_x(o)/p_{x'}(o))$")),
                 Line2D([], [], color=BAD_COLOR, ls="--", label=r"$\pm\varepsilon$"),
                 Patch(fc=BAD_COLOR, alpha=0.15, hatch="//", label=_(r"$L<-\varepsilon$")),
                 Patch(fc=PURPLE, alpha=0.15, hatch="\\\\", label=_(r"$L>\varepsilon$")),
             ],
+            ncols=3,
         )
         self.moving(
             self.first, self.second, self.here_left, self.below, self.above, self.loss,
