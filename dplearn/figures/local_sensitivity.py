@@ -32,6 +32,7 @@ from dplearn.figures.controls import DELTA, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below, legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
+from dplearn.figures.text import round_ticks, tick_text
 from dplearn.language import N_
 from dplearn.language import gettext as _
 
@@ -121,19 +122,24 @@ TICKS = 6
 
 
 def _ticks(low, high, whole=False):
-    """TICKS evenly spaced ticks from low to high, and their labels."""
-    ticks = np.linspace(low, high, TICKS)
-    if whole:
-        ticks = np.round(ticks)
-        return ticks, [f"{tick:.0f}" for tick in ticks]
-    return ticks, [f"{tick:.3g}" for tick in ticks]
+    """TICKS round ticks from low on (steps of 1, 2, 2.5 or 5 times a power of ten), labelled.
+
+    Always TICKS of them, those past high outside the view: a figure that changes in place
+    keeps the same artists.
+    """
+    ticks = round_ticks(low, high, TICKS)
+    step = ticks[1] - ticks[0]
+    if whole and step < 1:
+        step = 1.0
+        ticks = np.ceil(low) + step * np.arange(TICKS)
+    return ticks, [tick_text(tick, step) for tick in ticks]
 
 
 def _set_limits(explorer, ax, xlim=None, ylim=None, whole_x=False):
     """Sets limits that follow the data, with TICKS ticks; forgets the static layer on a change."""
     changed = False
+    # Ticks first: setting ticks past the limits widens the view, the limits then narrow it.
     if xlim is not None and tuple(ax.get_xlim()) != tuple(xlim):
-        ax.set_xlim(*xlim)
         ax.set_xticks(
             *_ticks(
                 xlim[0] + 0.5 if whole_x else xlim[0],
@@ -141,10 +147,11 @@ def _set_limits(explorer, ax, xlim=None, ylim=None, whole_x=False):
                 whole_x,
             )
         )
+        ax.set_xlim(*xlim)
         changed = True
     if ylim is not None and tuple(ax.get_ylim()) != tuple(ylim):
-        ax.set_ylim(*ylim)
         ax.set_yticks(*_ticks(*ylim))
+        ax.set_ylim(*ylim)
         changed = True
     if changed:
         explorer.figure.invalidate_static_layer()
