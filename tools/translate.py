@@ -288,7 +288,7 @@ def catalog_text(catalog, template=False):
     write_po(
         buffer,
         catalog,
-        width=0,
+        width=76,
         ignore_obsolete=True,
         include_previous=True,
         include_lineno=False,
