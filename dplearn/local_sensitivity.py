@@ -51,6 +51,7 @@ __all__ = [
     "local_sensitivities",
     "local_sensitivity_at_distance",
     "smooth_sensitivity",
+    "smooth_sensitivity_of",
     "SmoothRelease",
     "smooth_release_parameters",
     "distance_to_instability",
@@ -227,7 +228,28 @@ def smooth_sensitivity(values, beta, lower, upper, rank=None):
     Taught in: 15-go-beyond-global-sensitivity.ipynb
     """
     beta = check.finite_epsilon(beta, "beta", scalar=True)
-    sensitivities = local_sensitivities(values, lower, upper, rank)
+    return smooth_sensitivity_of(local_sensitivities(values, lower, upper, rank), beta)
+
+
+def smooth_sensitivity_of(sensitivities, beta):
+    """S*_beta and the k that reaches it, from the table A^(0), A^(1), ... of a data set.
+
+    The table is ``local_sensitivities``'s: a figure that moves beta over one data set
+    computes it once.
+
+    Args:
+      sensitivities: A^(k) for k = 0, 1, ..., finite and >= 0, non-decreasing.
+      beta: the smoothness, finite and >= 0.
+
+    Returns:
+      (value, distance), as ``smooth_sensitivity`` returns them.
+
+    Taught in: 15-go-beyond-global-sensitivity.ipynb
+    """
+    beta = check.finite_epsilon(beta, "beta", scalar=True)
+    sensitivities = check.vector("sensitivities", sensitivities)
+    if np.any(sensitivities < 0):
+        raise ValueError(f"sensitivities must be >= 0, got {check.short(sensitivities)}")
     distances = np.arange(sensitivities.size)
     # Compared in log space, so that e^(-k beta) never underflows to a tie at 0.
     with np.errstate(divide="ignore"):

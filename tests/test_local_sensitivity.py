@@ -393,3 +393,12 @@ def test_sample_and_aggregate_splits_into_disjoint_random_blocks():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         call()
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.034462182, 1 / 6, 2.0])
+def test_smooth_sensitivity_of_a_table_is_smooth_sensitivity(beta):
+    values = 20 + np.floor(0.06 * np.arange(1001))
+    table = ls.local_sensitivities(values, 0, 100)
+    assert ls.smooth_sensitivity_of(table, beta) == (ls.smooth_sensitivity(values, beta, 0, 100))
+    with pytest.raises(ValueError, match="sensitivities"):
+        ls.smooth_sensitivity_of([-1.0, 2.0], beta)

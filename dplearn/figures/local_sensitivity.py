@@ -91,9 +91,8 @@ def _sensitivities(data):
 @functools.lru_cache(maxsize=4096)
 def _smooth(data, epsilon, delta):
     """(release parameters, S*, the k of the maximum) of a data set at a budget (cached)."""
-    values, lower, upper = DATA_SETS[data]
     release = local_sensitivity.smooth_release_parameters(epsilon, delta)
-    value, distance = local_sensitivity.smooth_sensitivity(values, release.beta, lower, upper)
+    value, distance = local_sensitivity.smooth_sensitivity_of(_sensitivities(data), release.beta)
     return release, value, distance
 
 
@@ -133,6 +132,16 @@ def _ticks(low, high, whole=False):
         step = 1.0
         ticks = np.ceil(low) + step * np.arange(TICKS)
     return ticks, [tick_text(tick, step) for tick in ticks]
+
+
+def _roomy(value):
+    """The smallest of 1, 1.5, 2, 3, 5, 7 times a power of ten at or above value (> 0).
+
+    Limits that follow the data in such steps change on few slider moves: each change
+    redraws the whole figure, every other move only its moving artists.
+    """
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(m * power for m in (1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0) if m * power >= value)
 
 
 def _set_limits(explorer, ax, xlim=None, ylim=None, whole_x=False):
@@ -255,7 +264,7 @@ class SmoothSensitivity(Explorer):
             self,
             self.axes,
             (-0.5, width + 0.5),
-            (0.0, 1.1 * max(float(shown.max()), 1.0)),
+            (0.0, _roomy(1.1 * max(float(shown.max()), 1.0))),
             whole_x=True,
         )
         self.state = dict(
@@ -1006,13 +1015,14 @@ class LeakyShortcut(Explorer):
         first, second = pair.densities(self.outputs)
         self.first.set_data(self.outputs, first)
         self.second.set_data(self.outputs, second)
-        top = 1.1 * float(max(first.max(), second.max()))
+        top = _roomy(1.1 * float(max(first.max(), second.max())))
         self.here_left.set_data([output, output], [0.0, top])
         _set_limits(self, self.axes[0], ylim=(0.0, top))
         losses = pair.loss(self.outputs)
         low, high = float(losses.min()), float(losses.max())
         margin = 0.1 * max(high - low, 2 * epsilon)
-        bottom, ceiling = min(low, -epsilon) - margin, max(high, epsilon) + margin
+        bottom = -_roomy(-(min(low, -epsilon) - margin))
+        ceiling = _roomy(max(high, epsilon) + margin)
         _set_limits(self, self.axes[1], ylim=(bottom, ceiling))
         self.loss.set_data(self.outputs, losses)
         self.upper.set_data(OUTPUT_AXIS, [epsilon, epsilon])
