@@ -69,7 +69,7 @@ KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 #: The first cell of a translated edition.
 LANGUAGE_CELL = (
     "import dplearn\n"
-    "from dplearn import figures  # the figures' font and the page's language follow it\n"
+    "import dplearn.figures  # the figures' font and the page's language follow the language\n"
     "\n"
     'dplearn.set_language("{code}")'
 )
