@@ -270,8 +270,13 @@ def pixels(page, index):
     return page.evaluate(f"i => {CANVAS}.toDataURL()", index)
 
 
-def wait_for_figures(page, timeout_s=120):
-    """Waits until the page's explore() figures are all drawn and their number is stable."""
+def wait_for_figures(page, timeout_s=240):
+    """Waits until the page's explore() figures are all drawn and their number is stable.
+
+    A lesson runs in about 10 s on a quiet machine; the suite's three browser workers, its
+    hub and its busy-CPU test can make a page wait minutes for its kernel, so the wait is
+    generous: a page that never draws still fails.
+    """
     deadline = time.monotonic() + timeout_s
     stable_since, last = None, None
     while time.monotonic() < deadline:
