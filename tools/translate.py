@@ -8,9 +8,9 @@ the translations live in gettext catalogs, two per language:
   formula); every block with words in it is one entry, keyed by its English text, so a
   moved cell keeps its translation and a block used twice is translated once.
 - ``locale/<folder>/LC_MESSAGES/dplearn.po``: the package's words, extracted by Babel from
-  ``_()``, ``N_()`` and ``ngettext()`` calls, and the exercises' texts (titles, questions,
-  options, hints, solutions), read from the exercise banks themselves, and the ``_()``
-  calls of the lessons' code cells (a lesson's own figure).
+  ``_()``, ``N_()`` and ``ngettext()`` calls, the exercises' texts (titles, options,
+  hints, solutions; the questions are the notebooks' prose), read from the exercise banks
+  themselves, and the ``_()`` calls of the lessons' code cells (a lesson's own figure).
 
 A run (1) extracts both templates, ``locale/lessons.pot`` and ``locale/dplearn.pot``;
 (2) merges them into each language's catalogs with Babel: an entry whose English changed
@@ -18,8 +18,9 @@ becomes fuzzy (with the old English beside it), a new one is empty, a gone one i
 (3) writes ``notebooks/<code>/*.ipynb`` from the English notebooks and the catalogs: prose
 translated block by block (the English kept where a translation is missing or fuzzy),
 code cells unchanged, one first cell that selects the language, relative links rewritten
-for the folder, and the navigation bar rebuilt from the translated titles. A translator
-then fills in the empty and fuzzy entries (removing the fuzzy flag) and runs it again.
+for the folder, and the navigation bar and contents rebuilt from the translated titles;
+(4) fills the lessons table of ``README.zh-CN.md`` and ``README.ru.md``. A translator then
+fills in the empty and fuzzy entries (removing the fuzzy flag) and runs it again.
 
     python tools/translate.py           # extract, merge, write the editions
     python tools/translate.py --check   # change nothing; exit 1, naming what is stale
