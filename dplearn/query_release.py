@@ -49,6 +49,7 @@ import numpy as np
 from scipy import linalg, special
 
 from dplearn import _validation as check
+from dplearn import zcdp
 
 __all__ = [
     "range_workload",
@@ -516,7 +517,7 @@ def mwem_rho(epsilon, rounds):
     Each round spends epsilon_0 = epsilon / (2T) twice: the exponential mechanism is
     epsilon_0^2 / 8-zCDP by bounded range (Cesar & Rogers, "Bounding, concentrating, and
     truncating: unifying privacy loss composition for data analytics", ALT 2021) and the
-    Laplace measurement is epsilon_0^2 / 2-zCDP; T rounds add up.
+    Laplace measurement is epsilon_0^2 / 2-zCDP (``dplearn.zcdp``); T rounds add up.
 
     Args:
       epsilon: MWEM's total budget by basic composition, finite and > 0.
@@ -529,7 +530,8 @@ def mwem_rho(epsilon, rounds):
     """
     epsilon = _epsilon(epsilon)
     rounds = check.positive_integer("rounds", rounds)
-    return 5.0 * epsilon**2 / (32.0 * rounds)
+    per_round = epsilon / (2 * rounds)
+    return rounds * (zcdp.bounded_range_rho(per_round) + zcdp.pure_rho(per_round))
 
 
 class MWEMRelease(NamedTuple):
