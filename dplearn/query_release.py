@@ -96,7 +96,9 @@ def _matrix(name, value, columns=None):
     """A non-empty 2-d array of finite numbers, with the given number of columns if any."""
     array = check.finite(name, value)
     if array.ndim != 2 or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d array (a matrix), got {check.short(value)}")
+        raise ValueError(
+            f"{name} must be a non-empty 2-d array (a matrix), got {check.short(value)}"
+        )
     if columns is not None and array.shape[1] != columns:
         raise ValueError(
             f"{name} must have one column per bin ({columns}), got {array.shape[1]} columns"
@@ -246,6 +248,7 @@ def workload_error(workload, strategy, epsilon):
     Args:
       workload: W, a matrix of finite numbers, one row per query, one column per bin.
       strategy: A, a matrix of finite numbers with as many columns, of full column rank.
+      epsilon: privacy budget, finite and > 0.
 
     Returns:
       The mean squared error, a float.
@@ -346,9 +349,12 @@ def _consistent_tree_trace(bins):
     (S_j - S_i)^2 is (d + 1) sum S^2 - (sum S)^2. A wavelet's S is a triangle of height
     (m / 2) / sqrt(m), the same wherever the wavelet sits.
     """
-    lengths_squared = Fraction(
-        (bins + 1) * bins * (bins + 1) * (2 * bins + 1), 6
-    ) - Fraction(bins * (bins + 1), 2) ** 2
+    # The constant vector 1 / sqrt(d): sum over ranges of length^2 / d, where
+    # sum over k of k^2 (d + 1 - k) = (d + 1) d (d + 1)(2d + 1) / 6 - (d (d + 1) / 2)^2.
+    lengths_squared = (
+        Fraction((bins + 1) * bins * (bins + 1) * (2 * bins + 1), 6)
+        - Fraction(bins * (bins + 1), 2) ** 2
+    )
     trace = lengths_squared / (bins * (2 * bins - 1))
     size = 2
     while size <= bins:

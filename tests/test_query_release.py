@@ -98,9 +98,7 @@ def mpmath_workload_error(workload, strategy, epsilon):
         inverse = (a.T * a) ** -1
         product = w * inverse * w.T
         trace = mpmath.fsum(product[k, k] for k in range(product.rows))
-        sensitivity = max(
-            mpmath.fsum(abs(a[r, c]) for r in range(a.rows)) for c in range(a.cols)
-        )
+        sensitivity = max(mpmath.fsum(abs(a[r, c]) for r in range(a.rows)) for c in range(a.cols))
         return float(2 * (sensitivity / mpmath.mpf(epsilon)) ** 2 * trace / w.rows)
 
 
