@@ -47,6 +47,11 @@ Choosing, and answering many queries
 - ``sparse_vector``: AboveThreshold, Sparse, and variants that are not private
   (lesson 13).
 
+Releasing a table
+
+- ``query_release``: workloads of linear queries and the matrix mechanism's exact error,
+  the binary tree, the bias of clamping at zero, MWEM and synthetic rows (lesson 16).
+
 Attacks on trained models
 
 - ``auditing`` (a package): what (epsilon, delta) allows a membership attacker, attacks,
