@@ -146,14 +146,10 @@ def _protocol(protocol):
     return protocol
 
 
-def _probability(name, value):
-    return check.probability_closed(name, value)
-
-
 def _distinct(p, q):
     """p and q in [0, 1] with p != q (else no report says anything about the count)."""
-    p = _probability("p", p)
-    q = _probability("q", q)
+    p = check.probability_closed("p", p)
+    q = check.probability_closed("q", q)
     same = np.broadcast_to(p == q, np.broadcast_shapes(np.shape(p), np.shape(q)))
     if np.any(same):
         raise ValueError(
@@ -178,7 +174,7 @@ def _values(values, categories):
 
 
 def _buckets(epsilon):
-    """g = round(e^epsilon + 1) as floats (float rounding keeps ties away from zero)."""
+    """g = round(e^epsilon + 1), halves rounded up, as floats."""
     with np.errstate(over="ignore"):
         g = np.floor(np.exp(epsilon) + 1.5)
     if np.any(~np.isfinite(g)):
@@ -658,9 +654,11 @@ def perturb(values, protocol, epsilon, categories, *, rng):
         g = int(g)
         if g > _MAX_BUCKETS:
             raise ValueError(
-                f"epsilon must be at most ln(2^16 - 1.5) = 11.09 to sample local hashing "
+                f"epsilon must be below ln(2^16 - 0.5) = 11.09 to sample local hashing "
                 f"(g = round(e^epsilon + 1) <= 2^16), got {epsilon!r}"
             )
+        if categories > HASH_PRIME:
+            raise ValueError(f"categories must be at most 2^31 - 1 to hash, got {categories}")
         multipliers = rng.integers(1, HASH_PRIME, n)
         offsets = rng.integers(0, HASH_PRIME, n)
         own = _hash(multipliers, offsets, values, g)
