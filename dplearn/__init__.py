@@ -10,6 +10,8 @@ Attacks and the definition
 
 - ``attacks``: the differencing and reconstruction attacks on exact answers (lesson 00).
 - ``randomized_response``: randomised response and what its reports tell (lesson 00).
+- ``local_frequency``: frequency oracles for d categories under local noise (direct and
+  unary encoding, local hashing), their exact variance and post-processing (lesson 17).
 
 One release
 
