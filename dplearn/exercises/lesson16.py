@@ -26,24 +26,21 @@ _COUNT, _CLIP_SCALE = 3.0, 2.0
 _EMPTY, _FULL, _FULL_COUNT, _TABLE_SCALE = 1500, 500, 4.0, 4.0
 # mwem-selection: h on d = 4 bins (n = 80), A_1 uniform, all 10 ranges, epsilon = 1, T = 2.
 _HISTOGRAM, _SELECTION_EPSILON, _SELECTION_ROUNDS = (30, 5, 10, 35), 1.0, 2
-# The range [1, 3): bins 2 and 3 counted from 1, at row 1 d - 1 * 0 / 2 + (3 - 1 - 1) = 5.
-_PICKED = 5
 # mwem-rho: epsilon = 2 over T = 10 rounds.
 _RHO_EPSILON, _RHO_ROUNDS = 2.0, 10
 # mwem-epsilon: epsilon = 1 over T = 40 rounds, converted at delta = 1e-6.
 _LONG_EPSILON, _LONG_ROUNDS, _DELTA = 1.0, 40, 1e-6
 
 
-def _range_row(bins, start, end):
-    """The range [start, end) over the bins as a one-row workload."""
-    workload = qr.range_workload(bins)
-    return workload[start * bins - start * (start - 1) // 2 + (end - start - 1)][None, :]
+def _range_index(bins, start, end):
+    """The row of the range [start, end) in ``range_workload(bins)``."""
+    return start * bins - start * (start - 1) // 2 + (end - start - 1)
 
 
-def _histogram_error(sensitivity=1.0):
-    """The squared error of the range summed from bins with Laplace noise of scale Δ/ε."""
-    row = _range_row(_BINS, _START, _END)
-    return qr.workload_error(row, np.eye(_BINS), _RANGE_EPSILON) * sensitivity**2
+def _histogram_error():
+    """The squared error of the range summed from bins with Laplace noise of scale 1/ε."""
+    row = qr.range_workload(_BINS)[_range_index(_BINS, _START, _END)]
+    return qr.workload_error(row[None, :], np.eye(_BINS), _RANGE_EPSILON)
 
 
 def _cover(bins, start, end):
@@ -75,7 +72,8 @@ def _picked(epsilon):
     probabilities = qr.mwem_selection_probabilities(
         histogram, synthetic, qr.range_workload(histogram.size), epsilon
     )
-    return probabilities[_PICKED]
+    # The range [1, 3): the 2nd and 3rd bins.
+    return probabilities[_range_index(histogram.size, 1, 3)]
 
 
 def _round_rho(epsilon_round):
@@ -84,6 +82,7 @@ def _round_rho(epsilon_round):
 
 
 def _converted(rho):
+    """Bun & Steinke's conversion of rho-zCDP to epsilon at delta = 1e-6."""
     return zcdp.simple_epsilon(rho, _DELTA)
 
 
