@@ -36,7 +36,9 @@ def _mistake(exercise_id, hint):
     return next(item for item in ALL[exercise_id].mistakes if item.id == hint)
 
 
-@pytest.mark.parametrize(("exercise_id", "hint"), ANTICIPATED, ids=[":".join(a) for a in ANTICIPATED])
+@pytest.mark.parametrize(
+    ("exercise_id", "hint"), ANTICIPATED, ids=[":".join(a) for a in ANTICIPATED]
+)
 def test_each_slip_equals_its_independent_value(exercise_id, hint):
     exercise, item = ALL[exercise_id], _mistake(exercise_id, hint)
     if exercise.kind == "function":
@@ -48,7 +50,9 @@ def test_each_slip_equals_its_independent_value(exercise_id, hint):
     assert float(item.compute()) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.parametrize(("exercise_id", "hint"), ANTICIPATED, ids=[":".join(a) for a in ANTICIPATED])
+@pytest.mark.parametrize(
+    ("exercise_id", "hint"), ANTICIPATED, ids=[":".join(a) for a in ANTICIPATED]
+)
 def test_each_typed_slip_gets_its_own_hint(exercise_id, hint):
     exercise = ALL[exercise_id]
     if exercise.kind == "function":
@@ -121,7 +125,10 @@ def test_the_protocol_choice_quotes_the_cores_variances():
     for protocol in ("direct", "optimized unary", "symmetric unary"):
         assert f"{lf.variance_per_user(protocol, 2.0, 20):.3f}" in solution, protocol
     assert f"{lf.crossover_categories(2.0):.1f}" in solution
-    assert lf.variance_per_user("direct", 2.0, 20) < lf.variance_per_user("optimized unary", 2.0, 20)
+    direct, optimised = (
+        lf.variance_per_user(name, 2.0, 20) for name in ("direct", "optimized unary")
+    )
+    assert direct < optimised
 
 
 def test_the_negatives_solution_quotes_the_bias_of_dropping_them():

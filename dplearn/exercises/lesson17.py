@@ -124,8 +124,8 @@ EXERCISES = [
             "A unary encoding turns a user's category into $d$ bits, one per category, and "
             "sends them with noise: the bit of the user's own category is 1 with "
             "probability $p = 0.8$, the bit of each other category with probability "
-            "$q = 0.3$, independently. Which $\\varepsilon$ makes it $\\varepsilon$-locally "
-            "DP, at the least? Give it to two decimal places."
+            "$q = 0.3$, independently. What is the smallest $\\varepsilon$ for which it is "
+            "$\\varepsilon$-locally DP? Give it to two decimal places."
         ),
         compute=lambda: lf.unary_epsilon(_UNARY_P, _UNARY_Q),
         mistakes=[
@@ -369,8 +369,7 @@ EXERCISES = [
                 "then missing from the sum."
             ),
             "d": (
-                "Nothing, once all 50 estimates are rescaled afterwards to sum to "
-                "n = 5000 users."
+                "Nothing, once all 50 estimates are rescaled afterwards to sum to n = 5000 users."
             ),
         },
         answer="a",
