@@ -23,7 +23,7 @@ ANTICIPATED = [
 ]
 
 
-def test_the_bank_has_five_exercises_of_every_kind():
+def test_the_bank_has_at_least_five_exercises_of_all_three_kinds():
     kinds = {ALL[key].kind for key in IDS}
     assert len(IDS) >= 5 and kinds == {"number", "choice", "function"}, (IDS, kinds)
 
