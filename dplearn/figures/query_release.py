@@ -185,7 +185,9 @@ class StrategyErrors(Explorer):
             curve = errors[name] * scale
             self.curves[name].set_data(BINS_GRID, curve)
             here[name] = float(curve[index])
-            self.marks[name].set_data([bins], [here[name]])
+            # Off the top (the direct strategy past d = 64) the readout still tells it.
+            shown = here[name] <= ERROR_AXIS[1]
+            self.marks[name].set_data([bins] if shown else [], [here[name]] if shown else [])
         self.here.set_data([bins, bins], list(ERROR_AXIS))
         winner = min(here, key=here.get)
         self.state = dict(epsilon=epsilon, bins=bins, here=here, winner=winner)
@@ -267,7 +269,10 @@ class ClampingBias(Explorer):
     def _build(self):
         left, right = self.axes = self.figure.subplots(1, 2)
         (self.bias,) = left.plot([], [], color=BLUE, lw=2)
-        (self.whole,) = left.plot([], [], color=BLUE, ls="none", marker="o", ms=3.5)
+        # Drawn whole over the spine where the bias is near 0.
+        (self.whole,) = left.plot(
+            [], [], color=BLUE, ls="none", marker="o", ms=3.5, clip_on=False
+        )
         self.mark_left = _mark(left, BAD_COLOR, "D")
         left.set_xlim(COUNT_AXIS[0] - 0.3, COUNT_AXIS[1] + 0.3)
         left.set_xlabel(_("true count $c$"))
@@ -395,7 +400,7 @@ class MWEMSteps(Explorer):
         edges = np.arange(len(HISTOGRAM) + 1) - 0.5
         self.picked = Rectangle(
             (0, 0), 1, 1, transform=left.get_xaxis_transform(), fc=BAD_COLOR, alpha=0.12,
-            hatch="//", ec=BAD_COLOR, lw=0,
+            hatch="//", ec=BAD_COLOR, lw=0, zorder=0.5,
         )  # fmt: skip
         left.add_patch(self.picked)
         left.stairs(HISTOGRAM, edges, fill=True, color=BLUE, alpha=0.35, edgecolor=BLUE)
@@ -405,7 +410,9 @@ class MWEMSteps(Explorer):
         self.after = left.stairs(
             np.zeros(len(HISTOGRAM)), edges, color=PURPLE, ls="-", lw=2, baseline=None
         )
-        (self.measured,) = left.plot([], [], color=BAD_COLOR, ls=":", lw=2.2, marker="v", ms=6)
+        # Its marker at the middle of the query's bins, inside the axes whatever the query.
+        (self.measured,) = left.plot([], [], color=BAD_COLOR, ls=":", lw=2.2)
+        (self.measured_mark,) = left.plot([], [], color=BAD_COLOR, ls="none", marker="v", ms=7)
         left.set_xlim(edges[0], edges[-1])
         left.set_xticks(np.arange(len(HISTOGRAM)))
         left.set_xlabel(_("bin"))
@@ -434,8 +441,9 @@ class MWEMSteps(Explorer):
             ncols=4,
         )  # fmt: skip
         self.moving(
-            self.picked, self.before, self.after, self.measured, self.probabilities, self.star
-        )
+            self.picked, self.before, self.after, self.measured, self.measured_mark,
+            self.probabilities, self.star,
+        )  # fmt: skip
 
     def _apply(self, epsilon, round, workload):  # noqa: A002 (the control's name)
         queries = _workload(workload)
@@ -454,6 +462,7 @@ class MWEMSteps(Explorer):
         self.after.set_data(after)
         per_bin = measurement / (end - start)
         self.measured.set_data([start - 0.5, end - 0.5], [per_bin, per_bin])
+        self.measured_mark.set_data([(start + end - 1) / 2], [per_bin])
         count = len(probabilities)
         self.probabilities.set_data(probabilities, np.arange(count + 1) - 0.5)
         self.star.set_data([picked], [probabilities[picked]])
@@ -820,7 +829,7 @@ class SyntheticRows(Explorer):
         edges = np.arange(len(HISTOGRAM) + 1) - 0.5
         self.asked = Rectangle(
             (0, 0), 1, 1, transform=left.get_xaxis_transform(), fc=GREY, alpha=0.15,
-            hatch="xx", ec=GREY, lw=0,
+            hatch="xx", ec=GREY, lw=0, zorder=0.5,
         )  # fmt: skip
         left.add_patch(self.asked)
         left.stairs(HISTOGRAM, edges, fill=True, color=BLUE, alpha=0.35, edgecolor=BLUE)
