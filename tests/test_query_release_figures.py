@@ -156,6 +156,8 @@ def test_every_figure_draws_at_the_ends_of_every_control(figure_id):
             explorer = shared_explorers.at(figure_id, **{name: value})
             explorer.figure.canvas.draw()
             assert explorer.description()
-            assert all(
-                isinstance(v, str) or np.isfinite(v) for v in explorer.numbers().values()
-            ), (figure_id, name, value)
+            assert all(isinstance(v, str) or np.isfinite(v) for v in explorer.numbers().values()), (
+                figure_id,
+                name,
+                value,
+            )

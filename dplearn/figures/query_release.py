@@ -70,8 +70,9 @@ def _query_name(row):
 
 
 @functools.lru_cache(maxsize=8)
-def _workload(name, bins=len(HISTOGRAM)):
-    return WORKLOADS[name](bins)
+def _workload(name):
+    """The core's workload of that name over the histogram's bins."""
+    return WORKLOADS[name](len(HISTOGRAM))
 
 
 # ---------------------------------------------------------------------------
@@ -232,10 +233,21 @@ class StrategyErrors(Explorer):
 
 #: REL-2's true counts (axis and slider).
 COUNT_AXIS = (0, 20)
-#: REL-2's numbers of empty cells (axis and slider).
-CELLS_AXIS = (0, 10_000)
+#: REL-2's biases (log axis, fixed: a bias below it leaves at the bottom).
+BIAS_AXIS = (1e-4, 10.0)
+#: REL-2's numbers of empty cells (the slider's values and the log axis).
+CELLS = (1, 3, 10, 30, 100, 300, 1000, 3000, 10_000)
+CELLS_AXIS = (0.8, 12_500)
+#: REL-2's inflations of a total (log axis).
+INFLATION_AXIS = (0.01, 1e5)
 #: The counts whose bias the readout lists.
 LISTED_COUNTS = (0, 1, 2, 5)
+
+
+def _above(values, low):
+    """values with those below low (off a log axis) made NaN, so that no marker is cut."""
+    values = np.asarray(values, dtype=float)
+    return np.where(values >= low, values, np.nan)
 
 
 @register
@@ -243,9 +255,10 @@ class ClampingBias(Explorer):
     """REL-2: E[max(0, c + Lap(b))] - c = (b/2) e^(-c/b) against c, and over empty cells.
 
     Left: the bias of a noisy count clamped at 0 (``query_release.clamp_bias``) against
-    the true count c; right: the inflation of a total over many empty cells, each biased
-    by b/2 (as the zero cells of the US Census 2020: Abowd et al., "The 2020 Census
-    disclosure avoidance system TopDown algorithm", 2022).
+    the true count c, on a log scale (a straight line of slope -1/b); right: the inflation
+    of a total over many empty cells, each biased by b/2 (as the zero cells of the US
+    Census 2020: Abowd et al., "The 2020 Census disclosure avoidance system TopDown
+    algorithm", 2022), on log scales. Fixed axes: a slider moves only the curves.
 
     Taught in: 16-release-a-histogram-then-synthetic-data.ipynb
     """
@@ -257,30 +270,37 @@ class ClampingBias(Explorer):
         "count": Control(
             N_("true count $c$"), *COUNT_AXIS, integer=True, description=N_("the true count")
         ),
-        "cells": Control(
-            N_("empty cells"), *CELLS_AXIS, integer=True,
-            description=N_("cells whose true count is 0"),
+        "cells": listed(
+            Control(N_("empty cells"), 1, 10_000, integer=True,
+                    description=N_("cells whose true count is 0")),
+            CELLS,
         ),
     }  # fmt: skip
     defaults = {"scale": 1.0, "count": 0, "cells": 1000}
     figsize = (10.0, 3.8)
     counts = np.linspace(*COUNT_AXIS, 401)
+    whole = np.arange(COUNT_AXIS[0], COUNT_AXIS[1] + 1)
 
     def _build(self):
         left, right = self.axes = self.figure.subplots(1, 2)
         (self.bias,) = left.plot([], [], color=BLUE, lw=2)
-        # Drawn whole over the spine where the bias is near 0.
-        (self.whole,) = left.plot(
+        # Drawn whole over the spine at c = 0.
+        (self.whole_dots,) = left.plot(
             [], [], color=BLUE, ls="none", marker="o", ms=3.5, clip_on=False
         )
         self.mark_left = _mark(left, BAD_COLOR, "D")
         left.set_xlim(COUNT_AXIS[0] - 0.3, COUNT_AXIS[1] + 0.3)
+        left.set_yscale("log")
+        left.set_ylim(*BIAS_AXIS)
         left.set_xlabel(_("true count $c$"))
         left.set_ylabel(_("bias of the clamped count"))
         left.set_title(_(r"REL-2 · $E[\max(0, c + \mathrm{Lap}(b))] - c$"))
         (self.inflation,) = right.plot([], [], color=ORANGE, ls="--", lw=2)
         self.mark_right = _mark(right, BAD_COLOR, "s")
+        right.set_xscale("log")
+        right.set_yscale("log")
         right.set_xlim(*CELLS_AXIS)
+        right.set_ylim(*INFLATION_AXIS)
         right.set_xlabel(_("empty cells summed"))
         right.set_ylabel(_("inflation of their total"))
         right.set_title(_("summed over empty cells: cells × b/2"))
@@ -295,19 +315,19 @@ class ClampingBias(Explorer):
                        label=_("the sliders' setting")),
             ],
         )  # fmt: skip
-        self.moving(self.bias, self.whole, self.mark_left, self.inflation, self.mark_right)
+        self.moving(self.bias, self.whole_dots, self.mark_left, self.inflation, self.mark_right)
 
     def _apply(self, scale, count, cells):
+        low = BIAS_AXIS[0]
         self.bias.set_data(self.counts, query_release.clamp_bias(self.counts, scale))
-        whole = np.arange(COUNT_AXIS[0], COUNT_AXIS[1] + 1)
-        self.whole.set_data(whole, query_release.clamp_bias(whole, scale))
+        self.whole_dots.set_data(
+            self.whole, _above(query_release.clamp_bias(self.whole, scale), low)
+        )
         bias = float(query_release.clamp_bias(count, scale))
-        self.mark_left.set_data([count], [bias])
+        self.mark_left.set_data([count], _above([bias], low))
         per_cell = float(query_release.clamp_bias(0, scale))
-        self.inflation.set_data(CELLS_AXIS, [0.0, CELLS_AXIS[1] * per_cell])
+        self.inflation.set_data(CELLS_AXIS, [CELLS_AXIS[0] * per_cell, CELLS_AXIS[1] * per_cell])
         self.mark_right.set_data([cells], [cells * per_cell])
-        _set_limits(self, self.axes[0], ylim=(0.0, _roomy(1.1 * per_cell)))
-        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.05 * CELLS_AXIS[1] * per_cell)))
         self.state = dict(
             scale=scale,
             count=count,
@@ -377,8 +397,10 @@ class MWEMSteps(Explorer):
     round t (hatched) and its Laplace measurement m_t = q(h) + Lap(2T/epsilon), drawn per
     bin (m_t divided by the query's bins). Right: the exponential mechanism's exact
     probabilities of picking each query in round t (``mwem_selection_probabilities`` at
-    epsilon/(2T), score |q(h) - q(A_(t-1))|, sensitivity 1), the picked one starred.
-    T = 5 rounds of one seeded run (``mwem_run``).
+    epsilon/(2T), score |q(h) - q(A_(t-1))|, sensitivity 1), the queries side by side in
+    the workload's order, the picked one starred. T = 5 rounds of one seeded run
+    (``mwem_run``). The axes hold every round and workload at one epsilon, so that only a
+    change of epsilon (on release) redraws them.
 
     Taught in: 16-release-a-histogram-then-synthetic-data.ipynb
     """
@@ -386,7 +408,7 @@ class MWEMSteps(Explorer):
     figure_id = "REL-3"
     title = N_("MWEM round by round: select, measure, update")
     controls = {
-        "epsilon": RELEASE_EPSILON,
+        "epsilon": RELEASE_EPSILON.replace(on_release=True),
         "round": Control(
             N_("round $t$"), 1, STEP_ROUNDS, integer=True, description=N_("the round shown")
         ),
@@ -418,10 +440,13 @@ class MWEMSteps(Explorer):
         left.set_xlabel(_("bin"))
         left.set_ylabel(_("count"))
         left.set_title(_("REL-3 · the true and the synthetic histogram"))
-        self.probabilities = right.stairs([0.0], [-0.5, 0.5], fill=True, color=GREEN, alpha=0.5)
+        # The queries share the axis [0, 1] whatever their number: a workload keeps the axes.
+        self.probabilities = right.stairs([0.0], [0.0, 1.0], fill=True, color=GREEN, alpha=0.5)
+        right.set_xlim(0.0, 1.0)
+        right.set_xticks([])
         self.star = _mark(right, BAD_COLOR, "*")
         self.star.set_markersize(13)
-        right.set_xlabel(_("query (by start, then end)"))
+        right.set_xlabel(_("the workload's queries, by start, then end"))
         right.set_ylabel(_("P(selected)"))
         right.set_title(_("the exponential mechanism's choice"))
         legend_below(
@@ -445,7 +470,7 @@ class MWEMSteps(Explorer):
             self.probabilities, self.star,
         )  # fmt: skip
 
-    def _apply(self, epsilon, round, workload):  # noqa: A002 (the control's name)
+    def _apply(self, epsilon, round, workload):
         queries = _workload(workload)
         run = _step_run(epsilon, workload)
         before, after = run.synthetic[round - 1], run.synthetic[round]
@@ -464,20 +489,14 @@ class MWEMSteps(Explorer):
         self.measured.set_data([start - 0.5, end - 0.5], [per_bin, per_bin])
         self.measured_mark.set_data([(start + end - 1) / 2], [per_bin])
         count = len(probabilities)
-        self.probabilities.set_data(probabilities, np.arange(count + 1) - 0.5)
-        self.star.set_data([picked], [probabilities[picked]])
+        self.probabilities.set_data(probabilities, np.linspace(0.0, 1.0, count + 1))
+        self.star.set_data([(picked + 0.5) / count], [probabilities[picked]])
         top = int(np.argmax(probabilities))
         true_answers = queries @ np.asarray(HISTOGRAM)
         scores = np.abs(true_answers - queries @ before)
-        highest = max(float(np.max(HISTOGRAM)), float(before.max()), float(after.max()), per_bin)
-        _set_limits(self, self.axes[0], ylim=(min(0.0, _floor(per_bin)), _roomy(1.1 * highest)))
-        _set_limits(
-            self,
-            self.axes[1],
-            xlim=(-0.5, count - 0.5),
-            ylim=(0.0, _roomy(1.15 * float(probabilities.max()))),
-            whole_x=True,
-        )
+        low, high, most_likely = _step_extents(epsilon)
+        _set_limits(self, self.axes[0], ylim=(_floor(low), _roomy(1.1 * high)))
+        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.15 * most_likely)))
         self.state = dict(
             epsilon=epsilon,
             round=round,
@@ -548,6 +567,27 @@ def _step_run(epsilon, workload):
     return mwem_run(epsilon, STEP_ROUNDS, workload)
 
 
+@functools.lru_cache(maxsize=8)
+def _step_extents(epsilon):
+    """REL-3's extents at epsilon over every workload and round.
+
+    The lowest and highest count drawn on the left (h, A_t, measurements per bin) and the
+    largest selection probability.
+    """
+    low, high, most_likely = 0.0, float(np.max(HISTOGRAM)), 0.0
+    for workload in WORKLOADS:
+        queries, run = _workload(workload), _step_run(epsilon, workload)
+        per_bin = run.measurements / queries[run.selected].sum(axis=1)
+        low = min(low, float(per_bin.min()), float(run.synthetic.min()))
+        high = max(high, float(per_bin.max()), float(run.synthetic.max()))
+        for before in run.synthetic[:-1]:
+            probabilities = query_release.mwem_selection_probabilities(
+                HISTOGRAM, before, queries, epsilon / (2 * STEP_ROUNDS)
+            )
+            most_likely = max(most_likely, float(probabilities.max()))
+    return low, high, most_likely
+
+
 def _floor(value):
     """The bottom of an axis that must show value (<= 0): minus a roomy step below it."""
     return -_roomy(1.1 * -value) if value < 0 else 0.0
@@ -585,6 +625,18 @@ def error_curves(epsilon, workload):
     return low, middle, high
 
 
+@functools.lru_cache(maxsize=8)
+def _error_top(epsilon):
+    """REL-4's largest error at epsilon over every workload: a workload keeps the axes."""
+    return max(
+        max(
+            float(error_curves(epsilon, workload)[2].max()),
+            histogram_worst_error(epsilon, workload),
+        )
+        for workload in WORKLOADS
+    )
+
+
 @functools.lru_cache(maxsize=32)
 def converted_epsilons(epsilon):
     """MWEM's epsilon at CONVERSION_DELTA through zCDP (``zcdp.to_epsilon``) over ROUNDS_GRID."""
@@ -613,7 +665,8 @@ class MWEMCostAndError(Explorer):
     1e-6 (``zcdp.to_epsilon``, lesson 12's converter). Right: the workload's largest
     error of MWEM's released histogram (the mean of A_1..A_T) over 25 seeded runs at each
     T (median, and a band from the 10 % to the 90 % quantile), beside the noisy histogram's
-    root mean square error on its worst query, sqrt(2k)/epsilon, exact.
+    root mean square error on its worst query, sqrt(2k)/epsilon, exact. The runs of all
+    workloads are made when epsilon changes (on release), so that the axes hold them all.
 
     Taught in: 16-release-a-histogram-then-synthetic-data.ipynb
     """
@@ -693,9 +746,7 @@ class MWEMCostAndError(Explorer):
         self.mark_right.set_data([rounds], [middle[index]])
         best = int(np.argmin(middle))
         self.best.set_data([ROUNDS_GRID[best]], [middle[best]])
-        _set_limits(
-            self, self.axes[1], ylim=(0.0, _roomy(1.05 * max(float(high.max()), histogram)))
-        )
+        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.05 * _error_top(epsilon))))
         self.state = dict(
             epsilon=epsilon,
             rounds=rounds,
@@ -731,8 +782,8 @@ class MWEMCostAndError(Explorer):
         return _(
             "MWEM at ε = {epsilon:.3g} (basic composition) with T = {rounds} rounds has zCDP "
             "ρ = 5ε²/(32T) = {rho:.5g}, which is ε = {converted:.4g} at δ = 10^-6 (left, "
-            "dashed). Right, on the workload of {workload}: its largest error over 25 seeded runs has "
-            "median {median:.4g} (10 % to 90 %: {low:.4g} to {high:.4g}); the median is "
+            "dashed). Right, on the workload of {workload}: its largest error over 25 seeded "
+            "runs has median {median:.4g} (10 % to 90 %: {low:.4g} to {high:.4g}); the median is "
             "smallest at T = {best} ({best_error:.4g}, star). The noisy histogram's root "
             "mean square error on its worst query is {histogram:.4g} (dash-dot)."
         ).format(
@@ -756,6 +807,8 @@ class MWEMCostAndError(Explorer):
 
 #: REL-5's numbers of rounds.
 SYNTHETIC_ROUNDS = (1, 2, 3, 5, 10, 20)
+#: REL-5's fixed axes: rows in one bin, and answers (at most the noisy count, about 100).
+ROWS_AXIS, ANSWER_AXIS = (0.0, 40.0), (0.0, 120.0)
 
 
 @functools.lru_cache(maxsize=256)
@@ -780,8 +833,12 @@ def synthetic_rows(epsilon, rounds, workload):
         HISTOGRAM, _workload(workload), epsilon, rounds, rng=generator(2)
     ).average
     bins = len(HISTOGRAM)
-    from_mwem = np.bincount(query_release.sample_rows(released, count, rng=generator(3)), None, bins)
-    from_noisy = np.bincount(query_release.sample_rows(clipped, count, rng=generator(4)), None, bins)
+    from_mwem = np.bincount(
+        query_release.sample_rows(released, count, rng=generator(3)), None, bins
+    )
+    from_noisy = np.bincount(
+        query_release.sample_rows(clipped, count, rng=generator(4)), None, bins
+    )
     return count, released, clipped, from_mwem, from_noisy
 
 
@@ -833,13 +890,12 @@ class SyntheticRows(Explorer):
         )  # fmt: skip
         left.add_patch(self.asked)
         left.stairs(HISTOGRAM, edges, fill=True, color=BLUE, alpha=0.35, edgecolor=BLUE)
-        self.mwem = left.stairs(
-            np.zeros(len(HISTOGRAM)), edges, color=PURPLE, lw=2, baseline=None
-        )
+        self.mwem = left.stairs(np.zeros(len(HISTOGRAM)), edges, color=PURPLE, lw=2, baseline=None)
         self.noisy = left.stairs(
             np.zeros(len(HISTOGRAM)), edges, color=ORANGE, ls="--", lw=2, baseline=None
         )
         left.set_xlim(edges[0], edges[-1])
+        left.set_ylim(*ROWS_AXIS)
         left.set_xticks(np.arange(len(HISTOGRAM)))
         left.set_xlabel(_("bin"))
         left.set_ylabel(_("rows"))
@@ -856,6 +912,7 @@ class SyntheticRows(Explorer):
             range(len(SOURCES)), [_(style["label"]) for style in SOURCES.values()], fontsize=8.5
         )
         right.set_xlim(-0.6, len(SOURCES) - 0.4)
+        right.set_ylim(*ANSWER_AXIS)
         right.set_ylabel(_("rows in bins $\\geq k$"))
         right.set_title(_("the query nobody asked"))
         legend_below(
@@ -871,9 +928,7 @@ class SyntheticRows(Explorer):
         self.moving(self.asked, self.mwem, self.noisy, *self.answers.patches)
 
     def _apply(self, epsilon, rounds, start, workload):
-        count, released, clipped, from_mwem, from_noisy = synthetic_rows(
-            epsilon, rounds, workload
-        )
+        count, released, clipped, from_mwem, from_noisy = synthetic_rows(epsilon, rounds, workload)
         self.asked.set_x(start - 0.5)
         self.asked.set_width(len(HISTOGRAM) - start)
         self.mwem.set_data(from_mwem)
@@ -885,9 +940,6 @@ class SyntheticRows(Explorer):
         }
         for patch, answer in zip(self.answers.patches, answers.values(), strict=True):
             patch.set_height(answer)
-        highest = max(float(np.max(HISTOGRAM)), float(from_mwem.max()), float(from_noisy.max()))
-        _set_limits(self, self.axes[0], ylim=(0.0, _roomy(1.1 * highest)))
-        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.1 * max(answers.values()))))
         self.state = dict(
             epsilon=epsilon, rounds=rounds, start=start, workload=workload, count=count,
             answers=answers, released=float(released[start:].sum()),
@@ -911,8 +963,8 @@ class SyntheticRows(Explorer):
         s, answers = self.state, self.state["answers"]
         return _(
             "{count} rows (a noisy count of the 100 people, ε = {epsilon:.3g}) drawn from "
-            "MWEM's histogram (T = {rounds} rounds on the workload of {workload}; solid) and from the "
-            "noisy histogram clipped at 0 and normalised (dashed), beside the true "
+            "MWEM's histogram (T = {rounds} rounds on the workload of {workload}; solid) and "
+            "from the noisy histogram clipped at 0 and normalised (dashed), beside the true "
             "histogram (bars). Asked the rows in bins {start} and above, which the truth "
             "holds {truth:g} of: MWEM's rows say {mwem:g} (error {mwem_error:+g}), the noisy "
             "histogram's rows {noisy:g} (error {noisy_error:+g}). Before rows were drawn, "
