@@ -49,6 +49,7 @@ import numpy as np
 from scipy import linalg, special
 
 from dplearn import _validation as check
+from dplearn import zcdp
 
 __all__ = [
     "range_workload",
@@ -95,7 +96,9 @@ def _matrix(name, value, columns=None):
     """A non-empty 2-d array of finite numbers, with the given number of columns if any."""
     array = check.finite(name, value)
     if array.ndim != 2 or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-d array (a matrix), got {check.short(value)}")
+        raise ValueError(
+            f"{name} must be a non-empty 2-d array (a matrix), got {check.short(value)}"
+        )
     if columns is not None and array.shape[1] != columns:
         raise ValueError(
             f"{name} must have one column per bin ({columns}), got {array.shape[1]} columns"
@@ -245,6 +248,7 @@ def workload_error(workload, strategy, epsilon):
     Args:
       workload: W, a matrix of finite numbers, one row per query, one column per bin.
       strategy: A, a matrix of finite numbers with as many columns, of full column rank.
+      epsilon: privacy budget, finite and > 0.
 
     Returns:
       The mean squared error, a float.
@@ -345,9 +349,12 @@ def _consistent_tree_trace(bins):
     (S_j - S_i)^2 is (d + 1) sum S^2 - (sum S)^2. A wavelet's S is a triangle of height
     (m / 2) / sqrt(m), the same wherever the wavelet sits.
     """
-    lengths_squared = Fraction(
-        (bins + 1) * bins * (bins + 1) * (2 * bins + 1), 6
-    ) - Fraction(bins * (bins + 1), 2) ** 2
+    # The constant vector 1 / sqrt(d): sum over ranges of length^2 / d, where
+    # sum over k of k^2 (d + 1 - k) = (d + 1) d (d + 1)(2d + 1) / 6 - (d (d + 1) / 2)^2.
+    lengths_squared = (
+        Fraction((bins + 1) * bins * (bins + 1) * (2 * bins + 1), 6)
+        - Fraction(bins * (bins + 1), 2) ** 2
+    )
     trace = lengths_squared / (bins * (2 * bins - 1))
     size = 2
     while size <= bins:
@@ -516,7 +523,7 @@ def mwem_rho(epsilon, rounds):
     Each round spends epsilon_0 = epsilon / (2T) twice: the exponential mechanism is
     epsilon_0^2 / 8-zCDP by bounded range (Cesar & Rogers, "Bounding, concentrating, and
     truncating: unifying privacy loss composition for data analytics", ALT 2021) and the
-    Laplace measurement is epsilon_0^2 / 2-zCDP; T rounds add up.
+    Laplace measurement is epsilon_0^2 / 2-zCDP (``dplearn.zcdp``); T rounds add up.
 
     Args:
       epsilon: MWEM's total budget by basic composition, finite and > 0.
@@ -529,7 +536,8 @@ def mwem_rho(epsilon, rounds):
     """
     epsilon = _epsilon(epsilon)
     rounds = check.positive_integer("rounds", rounds)
-    return 5.0 * epsilon**2 / (32.0 * rounds)
+    per_round = epsilon / (2 * rounds)
+    return rounds * (zcdp.bounded_range_rho(per_round) + zcdp.pure_rho(per_round))
 
 
 class MWEMRelease(NamedTuple):
