@@ -24,8 +24,14 @@ import functools
 import math
 
 import numpy as np
+from matplotlib import transforms
+from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
+from matplotlib.markers import MarkerStyle
 from matplotlib.patches import Patch
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.ticker import NullLocator
 from scipy import stats
 
 from dplearn import local_frequency
@@ -33,7 +39,14 @@ from dplearn.figures.controls import COUNT, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_below, legend_beside
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
-from dplearn.figures.text import round_ticks, tick_text
+from dplearn.figures.text import (
+    TICK_GAP_POINTS,
+    MovingXAxis,
+    Note,
+    round_ticks,
+    static_xlabel,
+    tick_text,
+)
 from dplearn.language import N_
 from dplearn.language import gettext as _
 
@@ -301,6 +314,33 @@ REPORT_CATEGORIES = listed(
 )
 #: FREQ-2's privacy-loss axis: beyond the largest epsilon offered (3) and ln 9.
 LOSS_AXIS = (-3.6, 3.6)
+#: FREQ-2's probability axis (log): every report's probability at every setting offered
+#: lies inside (the least, 2.5e-6, is optimised unary encoding's at d = 5, epsilon = 3).
+PROBABILITY_AXIS = (1e-6, 2.0)
+#: The most reports FREQ-2 shows: 2^5 bit vectors (local hashing has at most 21 buckets
+#: at epsilon = 3); one label artist each.
+MOST_REPORTS = 32
+#: Points between the report axis and its title: room for a bit vector of 5 bits upright.
+LABEL_ROOM = 40.0
+
+
+@functools.lru_cache(maxsize=256)
+def _report_marker(text, rotated):
+    """A marker drawing a report's name under the axis, upright when rotated: (style, size).
+
+    Like ``dplearn.figures.text.tick_marker`` (glyph outlines, centred, hung below y = 0),
+    in a monospaced font, turned a quarter to read upwards when rotated.
+    """
+    size = 8.0 if rotated else 9.0
+    path = TextPath((0.0, 0.0), text, size=size, prop=FontProperties(family="monospace"))
+    vertices = path.vertices.copy()
+    if rotated:
+        vertices = np.column_stack([-vertices[:, 1], vertices[:, 0]])
+    (left, _bottom), (right, top) = vertices.min(axis=0), vertices.max(axis=0)
+    vertices[:, 0] -= (left + right) / 2.0
+    vertices[:, 1] -= top + TICK_GAP_POINTS
+    extent = float(np.abs(vertices).max())
+    return MarkerStyle(Path(vertices, path.codes)), 2.0 * extent
 
 
 def _report_labels(name, reports):
@@ -345,21 +385,44 @@ class ServerView(Explorer):
         top, bottom = self.axes = self.figure.subplots(
             2, 1, sharex=True, gridspec_kw={"height_ratios": [1.3, 1]}
         )
+        common = dict(baseline=PROBABILITY_AXIS[0] / 10)
         self.first = top.stairs(
-            [0.0], [-0.5, 0.5], fill=True, color=BLUE, alpha=0.35, hatch="//", ec=BLUE, lw=0
-        )
-        self.second = top.stairs([0.0], [-0.5, 0.5], color=ORANGE, ls="--", lw=2)
-        top.set_ylabel(_("P[report | value]"))
+            [1.0], [0.0, 1.0], fill=True, color=BLUE, alpha=0.35, hatch="//", ec=BLUE, lw=0,
+            **common,
+        )  # fmt: skip
+        self.second = top.stairs([1.0], [0.0, 1.0], color=ORANGE, ls="--", lw=2, **common)
+        top.set_yscale("log")
+        top.set_ylim(*PROBABILITY_AXIS)
+        top.set_ylabel(_("P[report | value], log scale"))
         top.set_title(_("FREQ-2 · one user's report: what the server sees"))
         (self.stems,) = bottom.plot([], [], color="0.3", lw=1.2)
         (self.losses,) = bottom.plot([], [], color="0.2", ls="none", marker="o", ms=5)
-        (self.upper,) = bottom.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
-        (self.lower,) = bottom.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
+        (self.upper,) = bottom.plot([0.0, 1.0], [1.0, 1.0], color=BAD_COLOR, ls="--", lw=1.2)
+        (self.lower,) = bottom.plot([0.0, 1.0], [-1.0, -1.0], color=BAD_COLOR, ls="--", lw=1.2)
         self.worst = _mark(bottom, BAD_COLOR, "*")
         self.worst.set_markersize(15)
         bottom.axhline(0.0, color=GUIDE_GREY, lw=0.8, zorder=0.5)
+        bottom.set_xlim(0.0, 1.0)
         bottom.set_ylim(*LOSS_AXIS)
         bottom.set_ylabel(_("privacy loss"))
+        # The reports' names change with the protocol and d: drawn as cached glyph markers
+        # under the axis (one per report, as a tick label would be), not as tick labels,
+        # which would be laid out and rasterised again on every change.
+        bottom.xaxis.set_major_locator(NullLocator())
+        bottom.xaxis.set_minor_locator(NullLocator())
+        below = transforms.blended_transform_factory(bottom.transData, bottom.transAxes)
+        self.labels = []
+        for _index in range(MOST_REPORTS):
+            (label,) = bottom.plot(
+                [], [], ls="none", color="black", mew=0, transform=below, clip_on=False
+            )
+            label.set_in_layout(False)
+            self.labels.append(label)
+        self.label_texts = [None] * MOST_REPORTS
+        bottom.set_xlabel(
+            _("report: a category, a bit vector (one bit per category 1 … d) or a bucket"),
+            labelpad=LABEL_ROOM,
+        )
         legend_beside(
             top,
             [
@@ -386,10 +449,10 @@ class ServerView(Explorer):
                 ),  # fmt: skip
             ],
         )
-        self.layout_key = None
         self.moving(
             self.first, self.second, self.stems, self.losses, self.upper, self.lower, self.worst
         )
+        self.moving(*self.labels)
 
     def _setting(self, protocol, epsilon, categories):
         """(core protocol name, epsilon, d) of a button and the sliders."""
@@ -398,32 +461,20 @@ class ServerView(Explorer):
             return "symmetric unary", epsilon, categories
         return PROTOCOL_NAMES[protocol], epsilon, categories
 
-    def _axis(self, name, reports, top):
-        """Report names under the bars and the probability axis; redrawn only on a change."""
-        labels = _report_labels(name, reports)
-        key = (tuple(labels), top)
-        if key == self.layout_key:
-            return
-        self.layout_key = key
-        upper, lower = self.axes
-        count = len(labels)
-        lower.set_xlim(-0.6, count - 0.4)
-        rotate = name in ("symmetric unary", "optimized unary") and count > 8
-        lower.set_xticks(
-            range(count), labels, rotation=90 if rotate else 0, fontsize=8 if rotate else 9,
-            family="monospace" if rotate or count <= 8 else None,
-        )  # fmt: skip
-        if name in ("symmetric unary", "optimized unary"):
-            lower.set_xlabel(_("report: the bit vector, one bit per category 1 … d"))
-        elif name == "direct":
-            lower.set_xlabel(_("report: a category"))
-        else:
-            lower.set_xlabel(_("report: a bucket of the user's hash"))
-        ticks = round_ticks(0.0, top, 6)
-        step = ticks[1] - ticks[0]
-        upper.set_yticks(ticks, [tick_text(tick, step) for tick in ticks])
-        upper.set_ylim(0.0, top)
-        self.figure.invalidate_static_layer()
+    def _name_reports(self, name, reports, positions):
+        """Each report's name under its bar; a marker is made only where the name changes."""
+        rotated = name in ("symmetric unary", "optimized unary") and len(positions) > 8
+        for index, label in enumerate(self.labels):
+            if index >= len(positions):
+                label.set_data([], [])
+                continue
+            text = _report_labels(name, reports[index : index + 1])[0]
+            if self.label_texts[index] != (text, rotated):
+                marker, size = _report_marker(text, rotated)
+                label.set_marker(marker)
+                label.set_markersize(size)
+                self.label_texts[index] = (text, rotated)
+            label.set_data([positions[index]], [0.0])
 
     def _apply(self, protocol, epsilon, categories):
         name, epsilon, categories = self._setting(protocol, epsilon, categories)
@@ -431,19 +482,20 @@ class ServerView(Explorer):
         first, second = probabilities[:, 0], probabilities[:, 1]
         losses = np.log(first) - np.log(second)
         count = len(first)
-        edges = np.arange(count + 1) - 0.5
-        self._axis(name, reports, _roomy(1.1 * float(max(first.max(), second.max()))))
+        # The reports share the axis' width [0, 1]: its limits never change.
+        edges = np.linspace(0.0, 1.0, count + 1)
+        positions = (edges[:-1] + edges[1:]) / 2
         self.first.set_data(first, edges)
         self.second.set_data(second, edges)
-        positions = np.arange(count)
+        self._name_reports(name, reports, positions)
         self.losses.set_data(positions, losses)
         stems = np.column_stack([positions, positions, np.full(count, np.nan)]).ravel()
         heights = np.column_stack([np.zeros(count), losses, np.full(count, np.nan)]).ravel()
         self.stems.set_data(stems, heights)
-        self.upper.set_data([-0.6, count - 0.4], [epsilon, epsilon])
-        self.lower.set_data([-0.6, count - 0.4], [-epsilon, -epsilon])
+        self.upper.set_ydata([epsilon, epsilon])
+        self.lower.set_ydata([-epsilon, -epsilon])
         largest = int(np.argmax(losses))
-        self.worst.set_data([largest], [losses[largest]])
+        self.worst.set_data([positions[largest]], [losses[largest]])
         if protocol == NEAR_ABUAH:
             p, q = NEAR_ABUAH_P, NEAR_ABUAH_Q
             worst = local_frequency.unary_worst_privacy_loss(p, q, categories)
@@ -651,13 +703,10 @@ class LocalAgainstCentral(Explorer):
 #: FREQ-4's true distribution over eight categories: skewed, with rare categories.
 TRUE_SHARES = (0.40, 0.20, 0.12, 0.08, 0.07, 0.06, 0.04, 0.03)
 #: Seeded runs per setting, and their seed.
-RUNS, RUN_SEED = 200, 17
+RUNS, RUN_SEED = 100, 17
 CLIP, PROJECT = N_("clip and renormalise"), N_("project onto the simplex")
 #: FREQ-4's right panel, after each post-processing.
-DONE_TITLES = {
-    CLIP: N_("clipped and renormalised: every share ≥ 0, summing to 1"),
-    PROJECT: N_("projected onto the simplex: every share ≥ 0, summing to 1"),
-}
+DONE_TITLES = {CLIP: N_("clipped and renormalised"), PROJECT: N_("projected onto the simplex")}
 POST_PROCESSING = Choice(
     N_("post-processing"), (CLIP, PROJECT), description=N_("how estimates become a histogram")
 )
@@ -668,30 +717,51 @@ def true_counts(users):
     return np.array([round(users * share) for share in TRUE_SHARES])
 
 
-@functools.lru_cache(maxsize=48)
-def estimate_runs(protocol, epsilon, users):
-    """RUNS seeded runs' estimates c-hat (one row per run), raw and post-processed.
+def _run(reports, run, users):
+    """The reports of one run (users run * n to (run + 1) * n) of reports of many runs."""
+    rows = slice(run * users, (run + 1) * users)
+    if isinstance(reports, local_frequency.HashedReports):
+        return local_frequency.HashedReports(
+            reports.multipliers[rows], reports.offsets[rows], reports.buckets[rows],
+            reports.hash_range,
+        )  # fmt: skip
+    return reports[rows]
+
+
+@functools.lru_cache(maxsize=32)
+def estimate_runs(epsilon, users):
+    """Each protocol's estimates c-hat in RUNS seeded runs, raw and made histograms.
 
     Each run perturbs the same users (``true_counts``) afresh
-    (``local_frequency.perturb``, seed ``RUN_SEED``) and estimates every count
-    (``local_frequency.estimate_counts``); the rows are then made histograms of n users by
-    ``local_frequency.clip_and_renormalise`` and ``local_frequency.project_onto_simplex``.
+    (``local_frequency.perturb``, every run's users at once, seed ``RUN_SEED``) and
+    estimates every count (``local_frequency.estimate_counts``); the rows are then made
+    histograms of n users by ``local_frequency.clip_and_renormalise`` and
+    ``local_frequency.project_onto_simplex``. The four protocols are run together, so
+    that a click on another protocol finds its runs ready.
 
     Returns:
-      {"raw": ..., CLIP: ..., PROJECT: ...}, each a RUNS x 8 array of counts.
+      {protocol: {"raw": ..., CLIP: ..., PROJECT: ...}}, each a RUNS x 8 array of counts.
     """
     categories = len(TRUE_SHARES)
-    values = np.repeat(np.arange(categories), true_counts(users))
-    rng = np.random.default_rng(RUN_SEED)
-    raw = np.empty((RUNS, categories))
-    for run in range(RUNS):
+    values = np.tile(np.repeat(np.arange(categories), true_counts(users)), RUNS)
+    runs = {}
+    for protocol in local_frequency.PROTOCOLS:
+        rng = np.random.default_rng(RUN_SEED)
         reports = local_frequency.perturb(values, protocol, epsilon, categories, rng=rng)
-        raw[run] = local_frequency.estimate_counts(reports, protocol, epsilon, categories)
-    return {
-        "raw": raw,
-        CLIP: local_frequency.clip_and_renormalise(raw, users),
-        PROJECT: local_frequency.project_onto_simplex(raw, users),
-    }
+        raw = np.array(
+            [
+                local_frequency.estimate_counts(
+                    _run(reports, run, users), protocol, epsilon, categories
+                )
+                for run in range(RUNS)
+            ]
+        )
+        runs[protocol] = {
+            "raw": raw,
+            CLIP: local_frequency.clip_and_renormalise(raw, users),
+            PROJECT: local_frequency.project_onto_simplex(raw, users),
+        }
+    return runs
 
 
 def _errors(shares):
@@ -726,12 +796,12 @@ class PostProcessing(Explorer):
             Control(
                 N_("users $n$"),
                 500,
-                20_000,
+                10_000,
                 integer=True,
                 description=N_("number of users"),
                 on_release=True,
             ),
-            (500, 1000, 2000, 5000, 10_000, 20_000),
+            (500, 1000, 2000, 5000, 10_000),
         ),
         "protocol": PROTOCOL,
         "post_processing": POST_PROCESSING,
@@ -755,7 +825,7 @@ class PostProcessing(Explorer):
             ax.axhline(0.0, color=GUIDE_GREY, lw=0.8, zorder=0.5)
             ax.plot(truth_x, truth_y, color="black", lw=2.2, zorder=2.5)
             (self.dots[side],) = ax.plot(
-                [], [], ls="none", marker=marker, ms=2.2, color=color, alpha=0.3, mew=0
+                [], [], ls="none", marker=marker, ms=1.8, color=color, mew=0
             )
             (self.means[side],) = ax.plot(
                 [], [], ls="none", marker="D", ms=7, mfc="white", mec=BAD_COLOR, mew=1.6, zorder=3
@@ -765,7 +835,11 @@ class PostProcessing(Explorer):
             ax.set_xlabel(_("category (its true share)"))
         left.set_ylabel(_(r"estimated share $\hat c/n$"))
         left.set_title(_("FREQ-4 · unbiased estimates: negative, fractional"))
-        self.right_title = right.set_title(_(DONE_TITLES[PROJECT]))
+        right.set_title(_("made a histogram: each ≥ 0, summing to 1"))
+        # The post-processing's name changes with a click: glyph markers, not a title.
+        self.note = Note(right, 0.98, 0.97, ha="right", va="top")
+        # Its box is a marker with its own face and edge; its line colour shows nowhere.
+        self.note.box.set_color("black")
         legend_below(
             self.figure,
             [],
@@ -787,22 +861,22 @@ class PostProcessing(Explorer):
                 ),  # fmt: skip
             ],
         )
-        self.moving(*self.dots.values(), *self.means.values())
+        self.moving(*self.dots.values(), *self.means.values(), *self.note.artists)
 
     def _apply(self, epsilon, users, protocol, post_processing):
-        runs = estimate_runs(PROTOCOL_NAMES[protocol], epsilon, users)
+        every = estimate_runs(epsilon, users)
+        runs = every[PROTOCOL_NAMES[protocol]]
         raw, done = runs["raw"] / users, runs[post_processing] / users
         self.dots["raw"].set_data(self.dot_x, raw.ravel())
         self.dots["done"].set_data(self.dot_x, done.ravel())
         self.means["raw"].set_data(self.positions, raw.mean(axis=0))
         self.means["done"].set_data(self.positions, done.mean(axis=0))
-        low, high = float(raw.min()), float(max(raw.max(), done.max()))
+        # Limits for every protocol at once: a click on another one keeps them.
+        low = min(float(kind["raw"].min()) for kind in every.values()) / users
+        high = max(float(kind[name].max()) for kind in every.values() for name in kind) / users
         bottom = -_roomy(-1.05 * low) if low < -0.01 else -0.01
         _set_limits(self, self.axes[0], ylim=(bottom, _roomy(1.05 * high)))
-        title = _(DONE_TITLES[post_processing])
-        if self.right_title.get_text() != title:
-            self.right_title.set_text(title)
-            self.figure.invalidate_static_layer()
+        self.note.set_text(_(DONE_TITLES[post_processing]))
         errors = {name: _errors(runs[name] / users) for name in ("raw", CLIP, PROJECT)}
         self.state = dict(
             epsilon=epsilon,
@@ -860,8 +934,9 @@ class PostProcessing(Explorer):
 #: FREQ-5's setting: d categories, n users, and the simulated runs with their seed.
 EXACT_CATEGORIES, EXACT_USERS = 4, 1000
 SIMULATED_RUNS, SIMULATION_SEED = 10_000, 5
-#: Most bins of FREQ-5's histogram.
+#: Most bins of FREQ-5's histogram, and the top of its relative density axis.
 MOST_BINS = 80
+RELATIVE_TOP = 1.35
 
 
 @functools.lru_cache(maxsize=1)
@@ -921,8 +996,13 @@ class ExactVariance(Explorer):
         )
         (self.density,) = ax.plot([], [], color=ORANGE, lw=2.2)
         (self.spread,) = ax.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
-        ax.set_xlabel(_(r"estimate minus true count, $\hat c - c$"))
-        ax.set_ylabel(_("density"))
+        # The x-axis follows the spread at every setting: its numbers are glyph markers
+        # (``MovingXAxis``); the density is drawn relative to the normal's peak, so that
+        # the y-axis never changes.
+        self.x_axis = MovingXAxis(ax, self.moving)
+        static_xlabel(ax, _(r"estimate minus true count, $\hat c - c$"))
+        ax.set_ylim(0.0, RELATIVE_TOP)
+        ax.set_ylabel(_("density, the normal's peak = 1"))
         ax.set_title(
             _("FREQ-5 · {runs:,} seeded runs of n = {users} users, and Var[ĉ]").format(
                 runs=SIMULATED_RUNS, users=EXACT_USERS
@@ -945,10 +1025,11 @@ class ExactVariance(Explorer):
         p, q = local_frequency.protocol_parameters(name, epsilon, EXACT_CATEGORIES)
         p, q = float(p), float(q)
         variance = float(local_frequency.frequency_variance(p, q, EXACT_USERS, count))
-        # Limits in steps of _roomy: they change on few of the count's moves.
-        half = _roomy(4.0 * math.sqrt(variance))
-        top = _roomy(1.3 / math.sqrt(2 * math.pi * variance))
-        _set_limits(self, self.axes, xlim=(-half, half), ylim=(0.0, top))
+        deviation = math.sqrt(variance)
+        half = _roomy(4.0 * deviation)
+        self.x_axis.set_limits(-half, half)
+        # Densities times the normal's peak height: its peak at 1 whatever the variance.
+        peak = 1.0 / math.sqrt(2 * math.pi * variance)
         supports, estimates = simulated_estimates(p, q, EXACT_USERS, count)
         gap = p - q
         # Bins of a whole number of c-hat's steps 1/(p - q), centred on its values.
@@ -959,12 +1040,12 @@ class ExactVariance(Explorer):
         support_edges = np.arange(lowest - 0.5, highest + width, width)
         counts, _unused = np.histogram(supports, bins=support_edges)
         edges = (support_edges - EXACT_USERS * q) / gap - count
-        self.histogram.set_data(counts / (SIMULATED_RUNS * width / gap), edges)
+        self.histogram.set_data(counts / (SIMULATED_RUNS * width / gap) / peak, edges)
         errors = np.linspace(-half, half, 401)
-        deviation = math.sqrt(variance)
-        self.density.set_data(errors, stats.norm.pdf(errors, scale=deviation))
+        self.density.set_data(errors, stats.norm.pdf(errors, scale=deviation) / peak)
         self.spread.set_data(
-            [-deviation, -deviation, np.nan, deviation, deviation], [0, top, np.nan, 0, top]
+            [-deviation, -deviation, np.nan, deviation, deviation],
+            [0, RELATIVE_TOP, np.nan, 0, RELATIVE_TOP],
         )
         self.state = dict(
             epsilon=epsilon,
