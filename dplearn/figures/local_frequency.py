@@ -47,7 +47,7 @@ from dplearn.figures.text import (
     static_xlabel,
     tick_text,
 )
-from dplearn.language import N_
+from dplearn.language import N_, ngettext
 from dplearn.language import gettext as _
 
 __all__ = [
@@ -235,8 +235,7 @@ class VarianceAgainstCategories(Explorer):
 
     def _apply(self, epsilon, categories):
         variances = {
-            name: local_frequency.variance_per_user(name, epsilon, CATEGORY_GRID)
-            for name in STYLES
+            name: local_frequency.variance_per_user(name, epsilon, CATEGORY_GRID) for name in STYLES
         }
         here = {
             name: float(local_frequency.variance_per_user(name, epsilon, categories))
@@ -534,11 +533,15 @@ class ServerView(Explorer):
     def description(self):
         """FREQ-2 in words for a reader who cannot see it, with the current numbers."""
         s = self.state
+        # Russian's plural forms follow the number: ngettext, though English has one here.
+        count = s["reports"]
         kinds = {
-            "direct": _("{reports} categories"),
-            "symmetric unary": _("{reports} bit vectors"),
-            "optimized unary": _("{reports} bit vectors"),
-            "optimized local hashing": _("{reports} buckets of one hash"),
+            "direct": ngettext("{reports} category", "{reports} categories", count),
+            "symmetric unary": ngettext("{reports} bit vector", "{reports} bit vectors", count),
+            "optimized unary": ngettext("{reports} bit vector", "{reports} bit vectors", count),
+            "optimized local hashing": ngettext(
+                "{reports} bucket of one hash", "{reports} buckets of one hash", count
+            ),
         }
         return _(
             "{protocol}, d = {categories}, ε = {epsilon:.5g} (p = {p:.4g}, q = {q:.4g}): the "
@@ -789,9 +792,7 @@ class PostProcessing(Explorer):
     figure_id = "FREQ-4"
     title = N_("Estimates across seeded runs, and two post-processings")
     controls = {
-        "epsilon": listed(
-            FREQUENCY_EPSILON.replace(on_release=True), (0.25, 0.5, 1.0, 2.0, 4.0)
-        ),
+        "epsilon": listed(FREQUENCY_EPSILON.replace(on_release=True), (0.25, 0.5, 1.0, 2.0, 4.0)),
         "users": listed(
             Control(
                 N_("users $n$"),
@@ -959,9 +960,7 @@ def simulated_estimates(p, q, users, count):
     moving a slider moves the same runs.
     """
     first, second = _uniforms()
-    supports = _binomial_quantiles(first, count, p) + _binomial_quantiles(
-        second, users - count, q
-    )
+    supports = _binomial_quantiles(first, count, p) + _binomial_quantiles(second, users - count, q)
     return supports, (supports - users * q) / (p - q)
 
 
