@@ -128,6 +128,8 @@ def test_figures_come_in_course_order():
         "MANY",
         "MIA",
         "LOCAL",
+        "REL",
+        "FREQ",
     ]
     for section in sections:
         numbers = [

@@ -62,6 +62,8 @@ LESSON_FIGURES = (
     "MANY",
     "MIA",
     "LOCAL",
+    "REL",
+    "FREQ",
 )
 #: Figures whose legend still meets their lines at some slider's end (SGD-2's left legend
 #: at alpha = 256, sigma = 5 or batch size 16): not yet mended, the rest is checked.

@@ -11,11 +11,12 @@ its id in docs/figures.md (the figure catalogue), in course order: ``intro`` (IN
 PLRV-PROOF), ``mechanisms`` (MECH-1 to MECH-3) and ``gaussian`` (MECH-4, MECH-5), ``noise``
 (NOISE-*), ``composition`` (COMP-1, COMP-2), ``profiles`` (COMP-3, COMP-4) and
 ``accountant`` (COMP-5, COMP-6), ``subsampling`` (SUB-*), ``training`` (SGD-*),
-``selection`` (SEL-*), ``many_queries`` (MANY-*), ``auditing`` (MIA-*) and
-``local_sensitivity`` (LOCAL-*). Importing the
-package imports all of them, as the export's ``explorers.load_all`` does (which also finds
-a new topic module by itself). Each figure object draws on the numerical core
-(``dplearn.privacy_loss``, ``dplearn.calibration``, ...), which never plots.
+``selection`` (SEL-*), ``many_queries`` (MANY-*), ``auditing`` (MIA-*),
+``local_sensitivity`` (LOCAL-*), ``query_release`` (REL-*) and ``local_frequency``
+(FREQ-*). Importing the package imports all of them, as the export's
+``explorers.load_all`` does (which also finds a new topic module by itself). Each figure
+object draws on the numerical core (``dplearn.privacy_loss``, ``dplearn.calibration``,
+...), which never plots.
 
 Taught in: every lesson notebook.
 """
@@ -28,12 +29,14 @@ from dplearn.figures import (
     fonts,
     gaussian,
     intro,
+    local_frequency,
     local_sensitivity,
     many_queries,
     mechanisms,
     noise,
     plrv,
     profiles,
+    query_release,
     selection,
     subsampling,
     training,
@@ -49,12 +52,14 @@ __all__ = [
     "fonts",
     "gaussian",
     "intro",
+    "local_frequency",
     "local_sensitivity",
     "many_queries",
     "mechanisms",
     "noise",
     "plrv",
     "profiles",
+    "query_release",
     "selection",
     "subsampling",
     "training",

@@ -55,8 +55,11 @@ _FRAMEWORK_MODULES = {
 }
 
 #: Figure id prefixes in the order the lessons teach them (lessons 00, 01-03, 04-06, 07,
-#: 08-09, 10, 11, 12, 13, 14).
-SECTIONS = ("INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD", "SEL", "MANY", "MIA", "LOCAL")
+#: 08-09, 10, 11, 12, 13, 14, 15, 16, 17).
+SECTIONS = (
+    "INTRO", "PLRV", "MECH", "NOISE", "COMP", "SUB", "SGD", "SEL", "MANY", "MIA", "LOCAL", "REL",
+    "FREQ",
+)  # fmt: skip
 
 #: Figure id -> Explorer subclass, filled by ``register`` as lesson modules are imported.
 REGISTRY: dict[str, type[Explorer]] = {}
@@ -68,7 +71,7 @@ def load_all():
     A lesson module is any module of the package but the framework's own, so a new
     ``dplearn/figures/<topic>.py`` is found by itself. Figure ids sort by section in
     course order (``SECTIONS``: INTRO, PLRV, MECH, NOISE, COMP, SUB, SGD, SEL, MANY, MIA,
-    LOCAL; a section not listed comes after them, by name), then by number.
+    LOCAL, REL, FREQ; a section not listed comes after them, by name), then by number.
     """
     import importlib
     import pkgutil
