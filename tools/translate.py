@@ -41,7 +41,7 @@ import sys
 import nbformat
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract, extract_from_dir
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import normalize, read_po, write_po
 from markdown_it import MarkdownIt
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -291,11 +291,36 @@ def catalog_text(catalog, template=False):
         catalog,
         width=76,
         ignore_obsolete=True,
-        include_previous=True,
+        include_previous=False,
         include_lineno=False,
         omit_header=False,
     )
-    return buffer.getvalue()
+    return with_previous_english(buffer.getvalue(), catalog)
+
+
+def with_previous_english(text, catalog):
+    """The .po text with each fuzzy entry's old English as ``#| msgid`` lines.
+
+    Babel's own ``include_previous`` wraps the quoted old English again as a comment, which
+    breaks its quoting (gettext and polib then reject the file) whenever it spans lines;
+    here it is written as a msgid is, each line behind ``#| ``.
+    """
+    blocks = text.decode("utf-8").split("\n\n")
+    messages = [message for message in catalog if message.id]
+    # The header first, one block per entry, and the empty rest after the last newline.
+    if len(blocks) - 2 != len(messages) or not all(blocks[1:-1]) or blocks[-1]:
+        raise ValueError("a catalog's entries and the blocks of its text do not match")
+    for index, message in enumerate(messages, start=1):
+        if not (message.fuzzy and message.previous_id):
+            continue
+        lines = blocks[index].split("\n")
+        at = next(i for i, line in enumerate(lines) if line.startswith(("msgctxt ", "msgid ")))
+        previous = []
+        for keyword, old in zip(("msgid", "msgid_plural"), message.previous_id, strict=False):
+            quoted = normalize(old, width=76).split("\n")
+            previous += [f"#| {keyword} {quoted[0]}"] + [f"#| {line}" for line in quoted[1:]]
+        blocks[index] = "\n".join(lines[:at] + previous + lines[at:])
+    return "\n\n".join(blocks).encode("utf-8")
 
 
 def merged(template, path, code):
