@@ -49,6 +49,7 @@ _FRAMEWORK_MODULES = {
     "explorers",
     "export",
     "grids",
+    "limits",
     "style",
     "text",
     "widgets",

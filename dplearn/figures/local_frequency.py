@@ -38,14 +38,13 @@ from dplearn import local_frequency
 from dplearn.figures.controls import COUNT, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register
 from dplearn.figures.legends import legend_below, legend_beside
+from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.figures.text import (
     TICK_GAP_POINTS,
     MovingXAxis,
     Note,
-    round_ticks,
     static_xlabel,
-    tick_text,
 )
 from dplearn.language import N_, ngettext
 from dplearn.language import gettext as _
@@ -110,43 +109,6 @@ CATEGORIES = listed(
 )
 
 
-def _mark(ax, color, marker):
-    """An unclipped mark (the slider's setting) of one series."""
-    (mark,) = ax.plot(
-        [], [], color=color, marker=marker, ls="none", ms=8, mec="black", mew=0.6, clip_on=False
-    )
-    return mark
-
-
-def _roomy(value):
-    """The smallest of 1, 1.5, 2, 3, 5, 7 times a power of ten at or above value (> 0).
-
-    Limits that follow the data in such steps change on few slider moves: each change
-    redraws the whole figure, every other move only its moving artists.
-    """
-    power = 10.0 ** math.floor(math.log10(value))
-    return next(m * power for m in (1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0) if m * power >= value)
-
-
-def _set_limits(explorer, ax, xlim=None, ylim=None):
-    """Sets limits and eight round ticks where they change; forgets the static layer then."""
-    changed = False
-    for limits, set_ticks, set_limits, get_limits in (
-        (xlim, ax.set_xticks, ax.set_xlim, ax.get_xlim),
-        (ylim, ax.set_yticks, ax.set_ylim, ax.get_ylim),
-    ):
-        if limits is None or tuple(get_limits()) == tuple(limits):
-            continue
-        ticks = round_ticks(*limits, 8)
-        step = ticks[1] - ticks[0]
-        # Ticks first: ticks past the limits widen the view, the limits then narrow it.
-        set_ticks(ticks, [tick_text(tick, step) for tick in ticks])
-        set_limits(*limits)
-        changed = True
-    if changed:
-        explorer.figure.invalidate_static_layer()
-
-
 # ---------------------------------------------------------------------------
 # FREQ-1: variance per user against the number of categories
 # ---------------------------------------------------------------------------
@@ -186,9 +148,9 @@ class VarianceAgainstCategories(Explorer):
             (self.curves[name],) = ax.plot(
                 [], [], color=style["color"], ls=style["ls"], lw=widths.get(name, 2.0)
             )
-            self.marks[name] = _mark(ax, style["color"], style["marker"])
+            self.marks[name] = setting_mark(ax, style["color"], style["marker"])
         (self.crossover,) = ax.plot([], [], color=GREY, ls=(0, (1, 2)), lw=1.6)
-        self.crossing = _mark(ax, BAD_COLOR, "*")
+        self.crossing = setting_mark(ax, BAD_COLOR, "*")
         self.crossing.set_markersize(14)
         (self.here,) = ax.plot([], [], color=GUIDE_GREY, lw=0.8)
         ax.set_xscale("log", base=2)
@@ -398,7 +360,7 @@ class ServerView(Explorer):
         (self.losses,) = bottom.plot([], [], color="0.2", ls="none", marker="o", ms=5)
         (self.upper,) = bottom.plot([0.0, 1.0], [1.0, 1.0], color=BAD_COLOR, ls="--", lw=1.2)
         (self.lower,) = bottom.plot([0.0, 1.0], [-1.0, -1.0], color=BAD_COLOR, ls="--", lw=1.2)
-        self.worst = _mark(bottom, BAD_COLOR, "*")
+        self.worst = setting_mark(bottom, BAD_COLOR, "*")
         self.worst.set_markersize(15)
         bottom.axhline(0.0, color=GUIDE_GREY, lw=0.8, zorder=0.5)
         bottom.set_xlim(0.0, 1.0)
@@ -604,9 +566,9 @@ class LocalAgainstCentral(Explorer):
                 [], [], color=style["color"], ls=style["ls"], lw=3.0 if name == "optimized unary"
                 else 2.0,
             )  # fmt: skip
-            self.marks[name] = _mark(ax, style["color"], style["marker"])
+            self.marks[name] = setting_mark(ax, style["color"], style["marker"])
         (self.central,) = ax.plot([], [], color="0.15", ls=(0, (6, 2, 1, 2)), lw=2)
-        self.central_mark = _mark(ax, "0.15", "D")
+        self.central_mark = setting_mark(ax, "0.15", "D")
         (self.here,) = ax.plot([], [], color=GUIDE_GREY, lw=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -875,8 +837,8 @@ class PostProcessing(Explorer):
         # Limits for every protocol at once: a click on another one keeps them.
         low = min(float(kind["raw"].min()) for kind in every.values()) / users
         high = max(float(kind[name].max()) for kind in every.values() for name in kind) / users
-        bottom = -_roomy(-1.05 * low) if low < -0.01 else -0.01
-        _set_limits(self, self.axes[0], ylim=(bottom, _roomy(1.05 * high)))
+        bottom = -roomy(-1.05 * low) if low < -0.01 else -0.01
+        follow_limits(self, self.axes[0], ylim=(bottom, roomy(1.05 * high)), count=8)
         self.note.set_text(_(DONE_TITLES[post_processing]))
         errors = {name: _errors(runs[name] / users) for name in ("raw", CLIP, PROJECT)}
         self.state = dict(
@@ -1025,7 +987,7 @@ class ExactVariance(Explorer):
         p, q = float(p), float(q)
         variance = float(local_frequency.frequency_variance(p, q, EXACT_USERS, count))
         deviation = math.sqrt(variance)
-        half = _roomy(4.0 * deviation)
+        half = roomy(4.0 * deviation)
         self.x_axis.set_limits(-half, half)
         # Densities times the normal's peak height: its peak at 1 whatever the variance.
         peak = 1.0 / math.sqrt(2 * math.pi * variance)

@@ -31,8 +31,8 @@ from dplearn import local_sensitivity, selection
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below, legend_beside
+from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
-from dplearn.figures.text import round_ticks, tick_text
 from dplearn.language import N_
 from dplearn.language import gettext as _
 
@@ -108,64 +108,6 @@ def _median(data):
     return local_sensitivity.order_statistic(DATA_SETS[data][0])
 
 
-def _mark(ax, color, marker):
-    """An unclipped mark (the slider's setting) of one series, drawn empty."""
-    (mark,) = ax.plot(
-        [], [], color=color, marker=marker, ls="none", ms=8, mec="black", mew=0.6, clip_on=False
-    )
-    return mark
-
-
-#: Ticks on an axis whose limits follow the data: always as many, so that no artist is added.
-TICKS = 6
-
-
-def _ticks(low, high, whole=False):
-    """TICKS round ticks from low on (steps of 1, 2, 2.5 or 5 times a power of ten), labelled.
-
-    Always TICKS of them, those past high outside the view: a figure that changes in place
-    keeps the same artists.
-    """
-    ticks = round_ticks(low, high, TICKS)
-    step = ticks[1] - ticks[0]
-    if whole and step < 1:
-        step = 1.0
-        ticks = np.ceil(low) + step * np.arange(TICKS)
-    return ticks, [tick_text(tick, step) for tick in ticks]
-
-
-def _roomy(value):
-    """The smallest of 1, 1.5, 2, 3, 5, 7 times a power of ten at or above value (> 0).
-
-    Limits that follow the data in such steps change on few slider moves: each change
-    redraws the whole figure, every other move only its moving artists.
-    """
-    power = 10.0 ** math.floor(math.log10(value))
-    return next(m * power for m in (1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0) if m * power >= value)
-
-
-def _set_limits(explorer, ax, xlim=None, ylim=None, whole_x=False):
-    """Sets limits that follow the data, with TICKS ticks; forgets the static layer on a change."""
-    changed = False
-    # Ticks first: setting ticks past the limits widens the view, the limits then narrow it.
-    if xlim is not None and tuple(ax.get_xlim()) != tuple(xlim):
-        ax.set_xticks(
-            *_ticks(
-                xlim[0] + 0.5 if whole_x else xlim[0],
-                xlim[1] - 0.5 if whole_x else xlim[1],
-                whole_x,
-            )
-        )
-        ax.set_xlim(*xlim)
-        changed = True
-    if ylim is not None and tuple(ax.get_ylim()) != tuple(ylim):
-        ax.set_yticks(*_ticks(*ylim))
-        ax.set_ylim(*ylim)
-        changed = True
-    if changed:
-        explorer.figure.invalidate_static_layer()
-
-
 # ---------------------------------------------------------------------------
 # LOCAL-1: A^(k) and the smooth sensitivity
 # ---------------------------------------------------------------------------
@@ -210,7 +152,7 @@ class SmoothSensitivity(Explorer):
             [], [], color=ORANGE, ls="none", marker="o", ms=4, clip_on=False
         )
         (self.here,) = ax.plot([], [], color=GREY, ls=":", lw=1.2)
-        self.star = _mark(ax, BAD_COLOR, "*")
+        self.star = setting_mark(ax, BAD_COLOR, "*")
         self.star.set_markersize(14)
         ax.set_xlabel(_("changes $k$ to the data set"))
         ax.set_ylabel(_("sensitivity"))
@@ -260,11 +202,11 @@ class SmoothSensitivity(Explorer):
         self.smoothed_dots.set_data(ks[::every], smoothed[::every])
         self.star.set_data([distance], [value])
         self.here.set_data([distance, distance], [0.0, value])
-        _set_limits(
+        follow_limits(
             self,
             self.axes,
             (-0.5, width + 0.5),
-            (0.0, _roomy(1.1 * max(float(shown.max()), 1.0))),
+            (0.0, roomy(1.1 * max(float(shown.max()), 1.0))),
             whole_x=True,
         )
         self.state = dict(
@@ -395,11 +337,11 @@ class ProposeTestRelease(Explorer):
         top.add_patch(self.refused)
         (self.passing,) = top.plot([], [], color=BLUE, lw=2, drawstyle="steps-post")
         (self.here_top,) = top.plot([], [], color=GREY, ls=":", lw=1.2)
-        self.mark_top = _mark(top, BLUE, "o")
+        self.mark_top = setting_mark(top, BLUE, "o")
         (self.distances,) = bottom.plot([], [], color=PURPLE, lw=2, drawstyle="steps-post")
         (self.threshold,) = bottom.plot([], [], color=BAD_COLOR, ls="--", lw=1.4)
         (self.here_bottom,) = bottom.plot([], [], color=GREY, ls=":", lw=1.2)
-        self.mark_bottom = _mark(bottom, PURPLE, "s")
+        self.mark_bottom = setting_mark(bottom, PURPLE, "s")
         top.set_ylim(0.0, 1.05)
         top.set_ylabel(_("P(the test passes)"))
         top.set_title(_("LOCAL-2 · propose-test-release against the proposed bound $b$"))
@@ -598,7 +540,7 @@ class MedianReleases(Explorer):
         self.curves, self.marks = {}, {}
         for name, style in RELEASES.items():
             (self.curves[name],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
-            self.marks[name] = _mark(ax, style["color"], style["marker"])
+            self.marks[name] = setting_mark(ax, style["color"], style["marker"])
         (self.here,) = ax.plot([], [], color=GUIDE_GREY, lw=0.8)
         ax.set_xscale("log")
         ax.set_xlim(EPSILON_GRID[0], EPSILON_GRID[-1])
@@ -737,7 +679,7 @@ class SampleAndAggregate(Explorer):
         (self.bias,) = ax.plot([], [], color=ORANGE, ls="none", marker="s", ms=5)
         (self.noise,) = ax.plot([], [], color=PURPLE, ls="--", lw=1.8)
         (self.total,) = ax.plot([], [], color=BLUE, ls="-", lw=2)
-        self.best = _mark(ax, BAD_COLOR, "*")
+        self.best = setting_mark(ax, BAD_COLOR, "*")
         self.best.set_markersize(14)
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -976,7 +918,7 @@ class LeakyShortcut(Explorer):
         (self.loss,) = right.plot([], [], color="0.2", lw=2)
         (self.upper,) = right.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
         (self.lower,) = right.plot([], [], color=BAD_COLOR, ls="--", lw=1.2)
-        self.mark = _mark(right, "0.2", "o")
+        self.mark = setting_mark(right, "0.2", "o")
         right.set_xlim(*OUTPUT_AXIS)
         right.set_xlabel(_("released median $o$"))
         right.set_ylabel(_("privacy loss $L(o)$"))
@@ -1015,15 +957,15 @@ class LeakyShortcut(Explorer):
         first, second = pair.densities(self.outputs)
         self.first.set_data(self.outputs, first)
         self.second.set_data(self.outputs, second)
-        top = _roomy(1.1 * float(max(first.max(), second.max())))
+        top = roomy(1.1 * float(max(first.max(), second.max())))
         self.here_left.set_data([output, output], [0.0, top])
-        _set_limits(self, self.axes[0], ylim=(0.0, top))
+        follow_limits(self, self.axes[0], ylim=(0.0, top))
         losses = pair.loss(self.outputs)
         low, high = float(losses.min()), float(losses.max())
         margin = 0.1 * max(high - low, 2 * epsilon)
-        bottom = -_roomy(-(min(low, -epsilon) - margin))
-        ceiling = _roomy(max(high, epsilon) + margin)
-        _set_limits(self, self.axes[1], ylim=(bottom, ceiling))
+        bottom = -roomy(-(min(low, -epsilon) - margin))
+        ceiling = roomy(max(high, epsilon) + margin)
+        follow_limits(self, self.axes[1], ylim=(bottom, ceiling))
         self.loss.set_data(self.outputs, losses)
         self.upper.set_data(OUTPUT_AXIS, [epsilon, epsilon])
         self.lower.set_data(OUTPUT_AXIS, [-epsilon, -epsilon])

@@ -28,7 +28,7 @@ from dplearn import query_release, zcdp
 from dplearn.figures.controls import EPSILON, SCALE, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
 from dplearn.figures.legends import legend_below, legend_beside
-from dplearn.figures.local_sensitivity import _mark, _roomy, _set_limits
+from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.language import N_
 from dplearn.language import gettext as _
@@ -148,7 +148,7 @@ class StrategyErrors(Explorer):
         self.curves, self.marks = {}, {}
         for name, style in STRATEGIES.items():
             (self.curves[name],) = ax.plot([], [], color=style["color"], ls=style["ls"], lw=2)
-            self.marks[name] = _mark(ax, style["color"], style["marker"])
+            self.marks[name] = setting_mark(ax, style["color"], style["marker"])
         (self.here,) = ax.plot([], [], color=GUIDE_GREY, lw=0.8)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
@@ -283,7 +283,7 @@ class ClampingBias(Explorer):
         (self.whole_dots,) = left.plot(
             [], [], color=BLUE, ls="none", marker="o", ms=3.5, clip_on=False
         )
-        self.mark_left = _mark(left, BAD_COLOR, "D")
+        self.mark_left = setting_mark(left, BAD_COLOR, "D")
         left.set_xlim(COUNT_AXIS[0] - 0.3, COUNT_AXIS[1] + 0.3)
         left.set_yscale("log")
         left.set_ylim(*BIAS_AXIS)
@@ -291,7 +291,7 @@ class ClampingBias(Explorer):
         left.set_ylabel(_("bias of the clamped count"))
         left.set_title(_(r"REL-2 · $E[\max(0, c + \mathrm{Lap}(b))] - c$"))
         (self.inflation,) = right.plot([], [], color=ORANGE, ls="--", lw=2)
-        self.mark_right = _mark(right, BAD_COLOR, "s")
+        self.mark_right = setting_mark(right, BAD_COLOR, "s")
         right.set_xscale("log")
         right.set_yscale("log")
         right.set_xlim(*CELLS_AXIS)
@@ -439,7 +439,7 @@ class MWEMSteps(Explorer):
         self.probabilities = right.stairs([0.0], [0.0, 1.0], fill=True, color=GREEN, alpha=0.5)
         right.set_xlim(0.0, 1.0)
         right.set_xticks([])
-        self.star = _mark(right, BAD_COLOR, "*")
+        self.star = setting_mark(right, BAD_COLOR, "*")
         self.star.set_markersize(13)
         right.set_xlabel(_("the workload's queries, by start, then end"))
         right.set_ylabel(_("P(selected)"))
@@ -490,8 +490,8 @@ class MWEMSteps(Explorer):
         true_answers = queries @ np.asarray(HISTOGRAM)
         scores = np.abs(true_answers - queries @ before)
         low, high, most_likely = _step_extents(epsilon)
-        _set_limits(self, self.axes[0], ylim=(_floor(low), _roomy(1.1 * high)))
-        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.15 * most_likely)))
+        follow_limits(self, self.axes[0], ylim=(_floor(low), roomy(1.1 * high)))
+        follow_limits(self, self.axes[1], ylim=(0.0, roomy(1.15 * most_likely)))
         self.state = dict(
             epsilon=epsilon,
             round=round,
@@ -585,7 +585,7 @@ def _step_extents(epsilon):
 
 def _floor(value):
     """The bottom of an axis that must show value (<= 0): minus a roomy step below it."""
-    return -_roomy(1.1 * -value) if value < 0 else 0.0
+    return -roomy(1.1 * -value) if value < 0 else 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -683,7 +683,7 @@ class MWEMCostAndError(Explorer):
         left, right = self.axes = self.figure.subplots(1, 2)
         (self.basic,) = left.plot([], [], color=BLUE, lw=2)
         (self.converted,) = left.plot([], [], color=PURPLE, ls="--", lw=2, marker="o", ms=3.5)
-        self.mark_left = _mark(left, PURPLE, "o")
+        self.mark_left = setting_mark(left, PURPLE, "o")
         left.set_xlabel(_("rounds $T$"))
         left.set_ylabel(r"$\varepsilon$")
         left.set_title(_("REL-4 · what MWEM costs"))
@@ -691,8 +691,8 @@ class MWEMCostAndError(Explorer):
         right.add_patch(self.band)
         (self.median,) = right.plot([], [], color=ORANGE, lw=2, marker="s", ms=3.5)
         (self.histogram,) = right.plot([], [], color=BLUE, ls="-.", lw=2)
-        self.mark_right = _mark(right, ORANGE, "s")
-        self.best = _mark(right, BAD_COLOR, "*")
+        self.mark_right = setting_mark(right, ORANGE, "s")
+        self.best = setting_mark(right, BAD_COLOR, "*")
         self.best.set_markersize(13)
         right.set_xlabel(_("rounds $T$"))
         right.set_ylabel(_("largest error over the workload"))
@@ -730,7 +730,7 @@ class MWEMCostAndError(Explorer):
         self.basic.set_data(ROUNDS_GRID, [epsilon] * len(ROUNDS_GRID))
         self.converted.set_data(ROUNDS_GRID, converted)
         self.mark_left.set_data([rounds], [converted[index]])
-        _set_limits(self, self.axes[0], ylim=(0.0, _roomy(1.05 * float(converted.max()))))
+        follow_limits(self, self.axes[0], ylim=(0.0, roomy(1.05 * float(converted.max()))))
         low, middle, high = error_curves(epsilon, workload)
         self.band.set_xy(
             np.column_stack([ROUNDS_GRID + ROUNDS_GRID[::-1], np.concatenate([low, high[::-1]])])
@@ -741,7 +741,7 @@ class MWEMCostAndError(Explorer):
         self.mark_right.set_data([rounds], [middle[index]])
         best = int(np.argmin(middle))
         self.best.set_data([ROUNDS_GRID[best]], [middle[best]])
-        _set_limits(self, self.axes[1], ylim=(0.0, _roomy(1.05 * _error_top(epsilon))))
+        follow_limits(self, self.axes[1], ylim=(0.0, roomy(1.05 * _error_top(epsilon))))
         self.state = dict(
             epsilon=epsilon,
             rounds=rounds,
