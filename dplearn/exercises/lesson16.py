@@ -126,7 +126,7 @@ EXERCISES = [
             "Each bin's noise is $\\mathrm{Lap}(1/0.5) = \\mathrm{Lap}(2)$, of variance "
             "$2 \\times 2^2 = 8$. The 22 noises are independent, so the range's variance is "
             "their sum: $$22 \\times \\frac{2}{\\varepsilon^2} = 22 \\times 8 = 176.$$ "
-            "A range of length $L$ errs by $2L/\\varepsilon^2$: long ranges pay for every "
+            "A range of length $L$ has variance $2L/\\varepsilon^2$: long ranges pay for every "
             "bin they sum, which is what the tree's nodes avoid."
         ),
     ),
@@ -192,7 +192,7 @@ EXERCISES = [
             mistake(
                 "bias-is-scale",
                 "That is b, the mean size of the noise. Only the outcomes below 0 are raised, "
-                "and the noise reaches below −c rarely when c is several b.",
+                "and the noise reaches below −c less and less often as c grows against b.",
                 lambda: _CLIP_SCALE,
             ),
             mistake(
@@ -299,7 +299,7 @@ EXERCISES = [
             "The selection's budget is $\\varepsilon_0 = \\varepsilon/(2T) = 1/4$, and range "
             "$q$ gets weight $e^{\\varepsilon_0 s_q / 2} = e^{s_q/8}$. The scores of the "
             "ten ranges are: single bins $10, 15, 10, 15$; pairs $5, 25, 5$; triples $15, 10$; "
-            "all four $0$. The range of bins 2 and 3 ($15$ against $40$) scores $25$: "
+            "all four $0$. The range of the 2nd and 3rd bins ($15$ against $40$) scores $25$: "
             "$$P = \\frac{e^{25/8}}{3e^{10/8} + 3e^{15/8} + 2e^{5/8} + e^{25/8} + 1} "
             "\\approx \\frac{22.76}{57.53} \\approx 0.396.$$ "
             "The worst range is the likeliest pick, but far from certain at so small a "
@@ -398,8 +398,9 @@ EXERCISES = [
             "Each step spends $\\varepsilon_0 = 2/20 = 0.1$. A round costs "
             "$\\varepsilon_0^2/8 + \\varepsilon_0^2/2 = 5\\varepsilon_0^2/8 = 0.00625$, and "
             "the ten rounds' $\\rho$ add: $$\\rho = 10 \\times 0.00625 = "
-            "\\frac{5\\varepsilon^2}{32T} = 0.0625.$$ Composing the $\\varepsilon$ first "
-            "and converting would give ten times more."
+            "\\frac{5\\varepsilon^2}{32T} = 0.0625.$$ Adding up the selections' $\\varepsilon$ "
+            "and the measurements' $\\varepsilon$ first and converting each sum would give "
+            "ten times more."
         ),
     ),
     number(
@@ -456,8 +457,8 @@ EXERCISES = [
         question=(
             "All $d(d + 1)/2$ range queries over $d$ bins are to be answered at "
             "$\\varepsilon = 1$ with the least mean squared error. The binary tree with "
-            "least squares errs by $48.35$ on average at $d = 16$ and by $615.2$ at "
-            "$d = 2048$; summed node by node (no least squares) by $123.9$ and $2594.1$. "
+            "least squares has mean squared error $48.35$ at $d = 16$ and $615.2$ at "
+            "$d = 2048$; summed node by node (no least squares), $123.9$ and $2594.1$. "
             "The noisy histogram (Laplace noise of scale $1/\\varepsilon$ on each bin) "
             "answers a range of $L$ bins with error $2L/\\varepsilon^2$, and the average "
             "range covers $(d + 2)/3$ bins. Which strategy should be used?"

@@ -224,7 +224,7 @@ EXERCISES = [
                 "3e^ε + 2 ≈ 24.2."
             ),
             "c": (
-                "Optimised local hashing: its reports of log₂(e² + 1) ≈ 3.2 bits carry less "
+                "Optimised local hashing: its reports of log₂(e² + 1) ≈ 3.1 bits carry less "
                 "noise than unary encoding's 20 bits."
             ),
             "d": (
@@ -395,7 +395,7 @@ EXERCISES = [
             "Each rare category's estimate has mean $0$ and variance "
             "$n(e + d - 2)/(e - 1)^2 = 5000 \\times 50.72/2.952 \\approx 85{,}900$: a "
             "standard deviation of about $293$ users, about half of the time below $0$. "
-            "Setting the negatives to $0$ keeps the positive half, whose mean is about "
+            "Setting the negatives to $0$ keeps the positive half: the estimate's mean is then about "
             "$293/\\sqrt{2\\pi} \\approx 117$. Over 40 categories the analyst reports "
             "$$40 \\times 117 \\approx 4700$$ users of rare categories that nobody "
             "picked, out of $5000$. Keep the negative estimates when adding counts up: "
