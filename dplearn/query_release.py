@@ -278,7 +278,7 @@ def workload_error(workload, strategy, epsilon):
 
 
 def identity_range_error(bins, epsilon):
-    """Mean squared error of all ranges summed from the noisy histogram: 2(d + 2)/(3 eps^2).
+    """Mean squared error of all ranges summed from the noisy histogram: 2(d + 2)/(3 epsilon^2).
 
     Each bin has Laplace noise of scale 1 / epsilon (variance 2 / epsilon^2); a range of k
     bins errs by 2k / epsilon^2, and the ranges' mean length is (d + 2) / 3.
@@ -297,7 +297,7 @@ def identity_range_error(bins, epsilon):
 
 
 def direct_range_error(bins, epsilon):
-    """Squared error of each range measured directly, with no least squares: 2 Delta_1^2/eps^2.
+    """Squared error of each range measured directly, with no least squares: 2 Delta_1^2/epsilon^2.
 
     Every range gets its own Laplace noise; bin i (1-based) lies in i (d + 1 - i) ranges,
     so Delta_1 = max_i i (d + 1 - i) = floor((d + 1) / 2) ceil((d + 1) / 2). Every range
