@@ -340,7 +340,7 @@ class ServerView(Explorer):
         "categories": REPORT_CATEGORIES,
     }
     defaults = {"protocol": OPTIMISED, "epsilon": 1.0, "categories": 4}
-    figsize = (10.0, 5.2)
+    figsize = (10.0, 4.8)
 
     def _build(self):
         top, bottom = self.axes = self.figure.subplots(
