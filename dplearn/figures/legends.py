@@ -4,6 +4,8 @@ A legend inside the axes sits where the data is at one setting and is crossed at
 another (the epsilon line of MECH-3, the crossing of MECH-4, the crossover of MECH-5).
 ``legend_below`` gathers the labelled artists of the given axes into one row under them,
 laid out once by constrained layout (``loc="outside lower center"``).
+``legend_beside`` puts one to the right of an axes; ``style_handle`` is the entry of a
+series drawn from a style dict.
 
 Taught in: 02-see-what-delta-means.ipynb, 04-compute-sensitivity.ipynb,
 05-add-laplace-and-geometric-noise.ipynb, 06-calibrate-gaussian-noise.ipynb,
@@ -12,7 +14,9 @@ Taught in: 02-see-what-delta-means.ipynb, 04-compute-sensitivity.ipynb,
 
 from __future__ import annotations
 
-__all__ = ["legend_below", "legend_beside"]
+from matplotlib.lines import Line2D
+
+__all__ = ["legend_below", "legend_beside", "style_handle"]
 
 
 def legend_below(figure, axes, *, handles=(), ncols=None, **options):
@@ -51,3 +55,10 @@ def legend_beside(ax, handles, **options):
     legend = ax.legend(handles=handles, **{**placed, **options})
     legend.set_zorder(0)
     return legend
+
+
+def style_handle(style, label, lw=2.0):
+    """A legend entry for a series drawn in style (a dict with its color, ls and marker)."""
+    return Line2D(
+        [], [], color=style["color"], ls=style["ls"], marker=style["marker"], lw=lw, label=label
+    )

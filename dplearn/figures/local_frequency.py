@@ -37,7 +37,7 @@ from scipy import stats
 from dplearn import local_frequency
 from dplearn.figures.controls import COUNT, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register
-from dplearn.figures.legends import legend_below, legend_beside
+from dplearn.figures.legends import legend_below, legend_beside, style_handle
 from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.figures.text import (
@@ -167,15 +167,7 @@ class VarianceAgainstCategories(Explorer):
             ax,
             [
                 *(
-                    Line2D(
-                        [],
-                        [],
-                        color=style["color"],
-                        ls=style["ls"],
-                        marker=style["marker"],
-                        lw=widths.get(name, 2.0),
-                        label=_(LONG_NAMES[name]),
-                    )  # fmt: skip
+                    style_handle(style, _(LONG_NAMES[name]), widths.get(name, 2.0))
                     for name, style in STYLES.items()
                 ),
                 Line2D(
@@ -580,18 +572,7 @@ class LocalAgainstCentral(Explorer):
         legend_beside(
             ax,
             [
-                *(
-                    Line2D(
-                        [],
-                        [],
-                        color=style["color"],
-                        ls=style["ls"],
-                        marker=style["marker"],
-                        lw=2,
-                        label=_(LONG_NAMES[name]),
-                    )  # fmt: skip
-                    for name, style in STYLES.items()
-                ),
+                *(style_handle(style, _(LONG_NAMES[name])) for name, style in STYLES.items()),
                 Line2D(
                     [],
                     [],

@@ -30,7 +30,7 @@ from matplotlib.patches import Patch, Polygon
 from dplearn import local_sensitivity, selection
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
-from dplearn.figures.legends import legend_below, legend_beside
+from dplearn.figures.legends import legend_below, legend_beside, style_handle
 from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.language import N_
@@ -550,18 +550,7 @@ class MedianReleases(Explorer):
         ax.set_title(_("LOCAL-3 · a private median within $t$ of the true one"))
         legend_beside(
             ax,
-            [
-                Line2D(
-                    [],
-                    [],
-                    color=style["color"],
-                    ls=style["ls"],
-                    marker=style["marker"],
-                    lw=2,
-                    label=_(style["label"]),
-                )  # fmt: skip
-                for style in RELEASES.values()
-            ],
+            [style_handle(style, _(style["label"])) for style in RELEASES.values()],
             fontsize=8.5,
         )
         self.moving(*self.curves.values(), *self.marks.values(), self.here)

@@ -27,7 +27,7 @@ from matplotlib.patches import Patch, Polygon, Rectangle
 from dplearn import query_release, zcdp
 from dplearn.figures.controls import EPSILON, SCALE, Choice, Control, listed
 from dplearn.figures.explorers import Explorer, register, spoken
-from dplearn.figures.legends import legend_below, legend_beside
+from dplearn.figures.legends import legend_below, legend_beside, style_handle
 from dplearn.figures.limits import follow_limits, roomy, setting_mark
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.language import N_
@@ -162,10 +162,7 @@ class StrategyErrors(Explorer):
         legend_beside(
             ax,
             [
-                Line2D(
-                    [], [], color=style["color"], ls=style["ls"], marker=style["marker"], lw=2,
-                    label=_(style["label"]),
-                )
+                style_handle(style, _(style["label"]))
                 for style in STRATEGIES.values()
             ],
             fontsize=8.5,

@@ -21,7 +21,7 @@ from matplotlib.patches import Patch
 from dplearn import composition, datasets, privacy_loss, selection, zcdp
 from dplearn.figures.controls import DELTA, EPSILON, Choice, Control
 from dplearn.figures.explorers import Explorer, register
-from dplearn.figures.legends import legend_beside
+from dplearn.figures.legends import legend_beside, style_handle
 from dplearn.figures.sliders import exponent_control
 from dplearn.figures.style import BAD_COLOR, BLUE, GREEN, GREY, GUIDE_GREY, ORANGE, PURPLE
 from dplearn.language import N_, filled
@@ -293,18 +293,7 @@ class NoisyMax(Explorer):
         ax.set_title(_("SEL-2 · report-noisy-max at scores (30, $u_2$, 20, 12, 10)"))
         _legend_beside(
             ax,
-            [
-                Line2D(
-                    [],
-                    [],
-                    color=style["color"],
-                    ls=style["ls"],
-                    marker=style["marker"],
-                    lw=2,
-                    label=_(style["label"]),
-                )
-                for style in NOISE_STYLES.values()
-            ]
+            [style_handle(style, _(style["label"])) for style in NOISE_STYLES.values()]
             + [Line2D([], [], color=GREY, ls="-.", lw=0.8, label=_(r"slider's $\varepsilon$"))],
         )
         self.moving(*self.curves.values(), *self.marks.values(), self.here)
@@ -521,18 +510,7 @@ class ManySelections(Explorer):
         ax.set_title(_(r"SEL-4 · $\varepsilon$ after $k$ selections"))
         _legend_beside(
             ax,
-            [
-                Line2D(
-                    [],
-                    [],
-                    color=style["color"],
-                    ls=style["ls"],
-                    marker=style["marker"],
-                    lw=2,
-                    label=_(style["label"]),
-                )
-                for style in WAYS.values()
-            ],
+            [style_handle(style, _(style["label"])) for style in WAYS.values()],
         )
         self.moving(*self.curves.values(), *self.marks.values())
 
