@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 
 from dplearn.figures.explorers import LayeredFigure, load_all
 from tests import shared_explorers
@@ -81,6 +82,50 @@ def test_layered_draw_paints_what_a_full_draw_paints(explorer):
             figure.use_layers = True
         different = (layered != full).any(axis=-1)
         assert not different.any(), f"{params}: {different.sum()} pixels differ"
+
+
+@pytest.mark.parametrize("legend_inside", [False, True])
+def test_a_change_of_limits_repaints_its_axes_on_the_kept_frame(legend_inside, monkeypatch):
+    """Only the axes whose limits changed are painted again, over the frame kept from the
+    first draw; the picture is the full draw's, including the other axes, the legends and
+    the tick labels of the axis that did not move. A legend over the axes' area cannot
+    stay in the frame: then the static layer takes a full draw, with the same picture."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = LayeredFigure(figsize=(6.0, 3.0), dpi=80)
+    FigureCanvasAgg(figure)
+    left, right = figure.subplots(1, 2)
+    figure.subplots_adjust(top=0.75, bottom=0.15, wspace=0.3)
+    (line,) = left.plot([0, 1], [0, 1], label="moving", zorder=10)
+    right.plot([0, 1], [1, 0], label="static")
+    left.set_title("left")
+    left.legend(loc="upper left" if legend_inside else "lower left", bbox_to_anchor=(0, 1.1))
+    if legend_inside:
+        left.get_legend().set_bbox_to_anchor(None)
+    figure.legend(handles=right.get_lines(), loc="upper right")
+    figure.mark_moving(line)
+    pixels(figure)
+    full_draws = []
+    whole = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda *args: full_draws.append(1) or whole(*args))
+    for top in (2.0, 30.0, 0.5):
+        left.set_ylim(0.0, top)
+        figure.invalidate_axes(left, "y")
+        line.set_data([0, 1], [0, top / 2])
+        frame = list(figure._frame_cache.values())
+        full_draws.clear()
+        layered = pixels(figure)
+        if top != 2.0:
+            assert list(figure._frame_cache.values()) == frame  # the frame was kept
+            assert len(full_draws) == (1 if legend_inside else 0)
+        figure.use_layers = False
+        try:
+            full = pixels(figure)
+        finally:
+            figure.use_layers = True
+        different = (layered != full).any(axis=-1)
+        assert not different.any(), f"top {top}: {different.sum()} pixels differ"
+    assert figure.following_axes == {left: {"y"}}
 
 
 def test_moving_a_slider_changes_the_picture(explorer):

@@ -901,7 +901,7 @@ class OneRunBound(Explorer):
         if self.axes.get_ylim() != (0.0, top):
             # The axis follows the curve's top: its ticks are in the static layer.
             self.axes.set_ylim(0.0, top)
-            self.figure.invalidate_static_layer()
+            self.figure.invalidate_axes(self.axes, "y")
         self.curve.set_data(shares, bounds)
         correct = int(round(share_correct * guesses))
         epsilon = auditing.one_run_epsilon_lower_bound(guesses, correct, 0.0, confidence)

@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.spines import Spine
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from dplearn.figures.controls import Control
 from dplearn.language import gettext as _
@@ -124,6 +125,10 @@ class LayeredFigure(Figure):
         self.moving_artists = []
         self.use_layers = True
         self._layer_cache = {}
+        # Axes whose limits change -> which of "x", "y" (``invalidate_axes``), and the
+        # static layer without what they repaint.
+        self.following_axes = {}
+        self._frame_cache = {}
 
     def mark_moving(self, *artists):
         """Declares artists that updates change: they are drawn on every frame.
@@ -138,8 +143,51 @@ class LayeredFigure(Figure):
         self.invalidate_static_layer()
 
     def invalidate_static_layer(self):
-        """Forgets the static pixels: call after changing limits, ticks or static text."""
+        """Forgets the static pixels: call after changing static text or anything static."""
         self._layer_cache.clear()
+        self._frame_cache.clear()
+
+    def invalidate_axes(self, axes, which="xy"):
+        """Forgets the static pixels of one axes: call after changing its limits or ticks.
+
+        The next draw repaints only what such axes draw within the rest of the static
+        layer (the frame, kept apart): their background, spines, ticks, static data, and
+        the tick labels and label of each axis named in which. Their legends, titles and
+        the labels of an axis whose limits stay put remain in the frame, as do the other
+        axes, so a change of limits costs a fraction of a full draw.
+
+        Args:
+          axes: the axes whose limits changed.
+          which: "x", "y" or "xy", the axes' axes whose limits changed.
+        """
+        for name in which:
+            group = axes.get_shared_x_axes() if name == "x" else axes.get_shared_y_axes()
+            # Axes that share an axis take the same limits (siblings include axes itself).
+            for each in group.get_siblings(axes):
+                followed = self.following_axes.setdefault(each, set())
+                if name not in followed:
+                    followed.add(name)
+                    self._frame_cache.clear()
+        self._layer_cache.clear()
+
+    def _framed(self, axes):
+        """(artists of a following axes that stay in the frame, tick marks and grid lines).
+
+        The frame keeps the axes' legends and titles, and the tick labels and label of
+        each axis whose limits never change; the marks and lines of that axis's ticks
+        are repainted with the axes' background.
+        """
+        titles = (axes.title, axes._left_title, axes._right_title)
+        kept = [a for a in axes.get_children() if isinstance(a, Legend) or a in titles]
+        marks = []
+        for name, axis in (("x", axes.xaxis), ("y", axes.yaxis)):
+            if name in self.following_axes[axes]:
+                continue
+            kept += [axis.label, axis.offsetText]
+            for tick in [*axis.majorTicks, *axis.minorTicks]:
+                kept += [tick.label1, tick.label2]
+                marks += [tick.tick1line, tick.tick2line, tick.gridline]
+        return kept, marks
 
     def _top_layer(self):
         """Artists drawn on every frame, axes by axes, in the order a full draw uses.
@@ -180,18 +228,14 @@ class LayeredFigure(Figure):
         top_layer = self._top_layer()
         key = (renderer.width, renderer.height, self.dpi)
         if key not in self._layer_cache:
-            shown = [artist.get_visible() for artist in top_layer]
-            for artist in top_layer:
-                artist.set_visible(False)
-            try:
-                super().draw(renderer)
-            finally:
-                for artist, visible in zip(top_layer, shown, strict=True):
-                    artist.set_visible(visible)
-            # Keep at most one other size (an export at another dpi, a HiDPI screen).
-            while len(self._layer_cache) > 1:
-                self._layer_cache.pop(next(iter(self._layer_cache)))
-            self._layer_cache[key] = renderer.copy_from_bbox(self.bbox)
+            with _hidden(top_layer):
+                moving = set(map(id, top_layer))
+                if not (
+                    self.following_axes
+                    and self._draw_frame_and_following_axes(renderer, key, moving)
+                ):
+                    super().draw(renderer)
+            _keep(self._layer_cache, key, renderer.copy_from_bbox(self.bbox))
         else:
             renderer.restore_region(self._layer_cache[key])
         for artist in top_layer:
@@ -200,6 +244,119 @@ class LayeredFigure(Figure):
         for axes in self.axes:
             axes.stale = False
         self.stale = False
+
+    def _draw_frame_and_following_axes(self, renderer, key, top_layer):
+        """Paints the static layer as the frame (cached) plus the following axes drawn on it.
+
+        The frame is the static layer without what the following axes repaint (see
+        ``invalidate_axes``). Painting it first gives the pixels a full draw gives as long
+        as nothing it holds overlaps what is repainted (checked on each repaint: where
+        something does, the static layer takes a full draw; the tests compare the two).
+
+        Returns:
+          False when the static layer needs a full draw instead.
+        """
+        following = sorted(self.following_axes, key=lambda a: a.get_zorder())
+        kept, marks = [], []
+        for axes in following:
+            axes_kept, axes_marks = self._framed(axes)
+            kept += axes_kept
+            marks += axes_marks
+        if key not in self._frame_cache:
+            # An axis whose labels stay in the frame is drawn there without its marks.
+            skipped = set(map(id, kept)) | top_layer
+            skipped |= {
+                id(axes.xaxis) for axes in following if "x" not in self.following_axes[axes]
+            }
+            skipped |= {
+                id(axes.yaxis) for axes in following if "y" not in self.following_axes[axes]
+            }
+            repainted = [
+                a for axes in following for a in axes.get_children() if id(a) not in skipped
+            ]
+            with _hidden(repainted + marks):
+                Figure.draw(self, renderer)
+            beside = self._frame_extents(renderer, following)
+            _keep(self._frame_cache, key, (renderer.copy_from_bbox(self.bbox), beside))
+        pixels, beside = self._frame_cache[key]
+        if _overlap(self._repainted_extents(renderer, following), beside):
+            return False
+        renderer.restore_region(pixels)
+        with _hidden(kept):
+            for axes in following:
+                axes.draw(renderer)
+        return True
+
+    def _frame_extents(self, renderer, following):
+        """Where the frame paints beside the following axes: their legends and titles,
+        the figure's own legends and texts, and the other axes whole."""
+        artists = [*self.legends, *self.texts]
+        for axes in following:
+            artists += [a for a in axes.get_children() if isinstance(a, Legend)]
+            artists += [axes.title, axes._left_title, axes._right_title]
+        boxes = [
+            a.get_window_extent(renderer)
+            for a in artists
+            if a.get_visible() and not (isinstance(a, Text) and not a.get_text())
+        ]
+        boxes += [axes.get_tightbbox(renderer) for axes in self.axes if axes not in following]
+        return [box for box in boxes if box is not None]
+
+    def _repainted_extents(self, renderer, following):
+        """Where the following axes repaint: their area, ticks, and the labels that move."""
+        boxes = []
+        for axes in following:
+            # The area, a pixel more for the spines, and the tick marks' length on each
+            # side where they show.
+            (x0, y0), (x1, y1) = axes.bbox.padded(1.0).get_points()
+            x_tick, y_tick = axes.xaxis.majorTicks[0], axes.yaxis.majorTicks[0]
+            x_reach = x_tick.tick1line.get_markersize() * self.dpi / 72.0
+            y_reach = y_tick.tick1line.get_markersize() * self.dpi / 72.0
+            boxes.append(
+                Bbox.from_extents(
+                    x0 - y_reach * y_tick.tick1line.get_visible(),
+                    y0 - x_reach * x_tick.tick1line.get_visible(),
+                    x1 + y_reach * y_tick.tick2line.get_visible(),
+                    y1 + x_reach * x_tick.tick2line.get_visible(),
+                )
+            )
+            for name, axis in (("x", axes.xaxis), ("y", axes.yaxis)):
+                if name in self.following_axes[axes]:
+                    boxes.append(axis.get_tightbbox(renderer))
+        return [box for box in boxes if box is not None]
+
+
+def _overlap(boxes, others):
+    """Whether any box of one list shares an area with any box of the other."""
+    for box in boxes:
+        for other in others:
+            shared = Bbox.intersection(box, other)
+            if shared is not None and shared.width > 0 and shared.height > 0:
+                return True
+    return False
+
+
+class _hidden:
+    """Within the block, the artists are invisible (each gets back its own visibility)."""
+
+    def __init__(self, artists):
+        self.artists = list(artists)
+
+    def __enter__(self):
+        self.shown = [artist.get_visible() for artist in self.artists]
+        for artist in self.artists:
+            artist.set_visible(False)
+
+    def __exit__(self, *exc_info):
+        for artist, visible in zip(self.artists, self.shown, strict=True):
+            artist.set_visible(visible)
+
+
+def _keep(cache, key, pixels):
+    """Stores pixels under key, keeping at most one other size (another dpi, a HiDPI screen)."""
+    while len(cache) > 1:
+        cache.pop(next(iter(cache)))
+    cache[key] = pixels
 
 
 def spoken(value, digits=3):

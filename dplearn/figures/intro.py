@@ -670,7 +670,7 @@ class LocalNoiseCost(_Figure):
         axes = self.local_dots.axes
         if axes.get_xlim()[1] != spread:
             axes.set_xlim(-spread, spread)
-            self.figure.invalidate_static_layer()
+            self.figure.invalidate_axes(axes, "x")
         self.spread = spread
         edge = spread * 0.99
         self.local_dots.set_data(

@@ -1,7 +1,7 @@
 """Axis limits that follow a figure's data in round steps, and the mark of a slider's setting.
 
 A figure changes in place: a slider move redraws only its moving artists, unless an axis's
-limits change, which redraws the whole figure (the static layer). Limits that follow the
+limits change, which repaints that axes in the static layer. Limits that follow the
 data in round steps (1, 1.5, 2, 3, 5, 7 times a power of ten) change on few moves, and a
 fixed number of round ticks keeps the same artists whatever the limits.
 
@@ -52,25 +52,25 @@ def steady_ticks(low, high, whole=False, count=TICKS):
 
 
 def follow_limits(explorer, ax, xlim=None, ylim=None, *, whole_x=False, count=TICKS):
-    """Sets limits and round ticks where they change; forgets the explorer's static layer then.
+    """Sets limits and round ticks where they change; the next draw repaints those axes.
 
     Args:
-      explorer: the figure object whose static layer a change of limits invalidates.
+      explorer: the figure object (its ``LayeredFigure`` repaints the axes).
       ax: the axes.
       xlim, ylim: the new limits, or None to keep them.
       whole_x: the x-axis counts whole things (ticks at whole numbers, half a step of room).
       count: the number of ticks.
     """
-    changed = False
+    changed = ""
     # Ticks first: setting ticks past the limits widens the view, the limits then narrow it.
     if xlim is not None and tuple(ax.get_xlim()) != tuple(xlim):
         inner = (xlim[0] + 0.5, xlim[1] - 0.5) if whole_x else xlim
         ax.set_xticks(*steady_ticks(*inner, whole_x, count))
         ax.set_xlim(*xlim)
-        changed = True
+        changed += "x"
     if ylim is not None and tuple(ax.get_ylim()) != tuple(ylim):
         ax.set_yticks(*steady_ticks(*ylim, count=count))
         ax.set_ylim(*ylim)
-        changed = True
+        changed += "y"
     if changed:
-        explorer.figure.invalidate_static_layer()
+        explorer.figure.invalidate_axes(ax, changed)

@@ -485,16 +485,17 @@ def within_probabilities(data, epsilon, delta, t):
     candidates, law = _exponential_law(data, epsilon)
     laplace_release, laplace_value, _unused = _smooth(data, epsilon, delta)
     cauchy_release, cauchy_value, _unused = _smooth(data, epsilon, None)
-    ptr = {
-        b: local_sensitivity.ptr_within(t, _distance(data, b), b, epsilon / 2, epsilon / 2, delta)
-        for b in PTR_BOUNDS
-    }
-    best = max(ptr, key=ptr.get)
+    # ptr_within for every bound at once: P(pass) (1 - e^(-t epsilon_release / b)).
+    bounds = np.array(PTR_BOUNDS)
+    distances = np.array([_distance(data, b) for b in PTR_BOUNDS])
+    passing = local_sensitivity.ptr_pass_probability(distances, epsilon / 2, delta)
+    ptr = passing * local_sensitivity.laplace_within(t * (epsilon / 2) / bounds, 1.0)
+    best = PTR_BOUNDS[int(np.argmax(ptr))]
     return {
         "exponential": float(law[np.abs(candidates - median) <= t].sum()),
         "laplace": local_sensitivity.laplace_within(t, laplace_release.scale * laplace_value),
         "cauchy": local_sensitivity.cauchy_within(t, cauchy_release.scale * cauchy_value),
-        "ptr": ptr[best],
+        "ptr": float(ptr.max()),
         "blocks": local_sensitivity.laplace_within(t, (upper - lower) / (_blocks(data) * epsilon)),
     }, best
 

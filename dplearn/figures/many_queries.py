@@ -335,7 +335,7 @@ class GroupPrivacy(Explorer):
         if limits != tuple(self.axes.get_ylim()):
             self.axes.set_ylim(*limits)
             _decade_ticks(self.axes.yaxis, *limits, count=9)
-            self.figure.invalidate_static_layer()
+            self.figure.invalidate_axes(self.axes, "y")
         self.state = dict(
             epsilon=epsilon,
             delta=delta,
@@ -876,7 +876,8 @@ class SparseSavings(Explorer):
                 _decade_ticks(ax.xaxis, *xlimits, count=4)
             self.axes[0].set_ylim(*limits)
             _decade_ticks(self.axes[0].yaxis, *limits, count=8)  # shared by both panels
-            self.figure.invalidate_static_layer()
+            for ax in self.axes:
+                self.figure.invalidate_axes(ax)
         self.state = dict(scales=scales, queries=queries, positives=positives, epsilon=epsilon)
 
     def numbers(self):

@@ -831,7 +831,7 @@ class TrainingRun(Explorer):
         if limits != tuple(self.axes[1].get_xlim()):
             self.axes[1].xaxis.set_major_locator(FixedLocator(_ticks_within(*limits)))
             self.axes[1].set_xlim(*limits)
-            self.figure.invalidate_static_layer()
+            self.figure.invalidate_axes(self.axes[1], "x")
         self.epsilon_limits = limits
         low, high = limits
         epsilons = np.clip(private.epsilon[shown], low, high)
