@@ -34,6 +34,16 @@ def pixels(figure):
     return np.asarray(figure.canvas.buffer_rgba()).copy()
 
 
+def pixels_a_full_draw_paints_otherwise(figure, layered):
+    """A mask of the pixels where a full draw differs from the layered draw's pixels."""
+    figure.use_layers = False
+    try:
+        full = pixels(figure)
+    finally:
+        figure.use_layers = True
+    return (layered != full).any(axis=-1)
+
+
 @pytest.fixture(params=list(EXPLORERS), ids=list(EXPLORERS))
 def explorer(request):
     return EXPLORERS[request.param]()
@@ -74,13 +84,7 @@ def test_layered_draw_paints_what_a_full_draw_paints(explorer):
     assert isinstance(figure, LayeredFigure) and figure.moving_artists
     for params in list(settings(type(explorer), count=3, seed=11))[::2]:
         explorer.update(**params)
-        layered = pixels(figure)
-        figure.use_layers = False
-        try:
-            full = pixels(figure)
-        finally:
-            figure.use_layers = True
-        different = (layered != full).any(axis=-1)
+        different = pixels_a_full_draw_paints_otherwise(figure, pixels(figure))
         assert not different.any(), f"{params}: {different.sum()} pixels differ"
 
 
@@ -118,12 +122,7 @@ def test_a_change_of_limits_repaints_its_axes_on_the_kept_frame(legend_inside, m
         if top != 2.0:
             assert list(figure._frame_cache.values()) == frame  # the frame was kept
             assert len(full_draws) == (1 if legend_inside else 0)
-        figure.use_layers = False
-        try:
-            full = pixels(figure)
-        finally:
-            figure.use_layers = True
-        different = (layered != full).any(axis=-1)
+        different = pixels_a_full_draw_paints_otherwise(figure, layered)
         assert not different.any(), f"top {top}: {different.sum()} pixels differ"
     assert figure.following_axes == {left: {"y"}}
 
