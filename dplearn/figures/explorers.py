@@ -173,9 +173,10 @@ class LayeredFigure(Figure):
     def _framed(self, axes):
         """(artists of a following axes that stay in the frame, tick marks and grid lines).
 
-        The frame keeps the axes' legends and titles, and the tick labels and label of
-        each axis whose limits never change; the marks and lines of that axis's ticks
-        are repainted with the axes' background.
+        The frame keeps the axes' legends and titles, and each axis whose limits never
+        change: whole where it draws nothing over the axes' area (no grid lines, tick
+        marks pointing out), else its tick labels and label, the marks and lines of its
+        ticks then being repainted with the axes' background.
         """
         titles = (axes.title, axes._left_title, axes._right_title)
         kept = [a for a in axes.get_children() if isinstance(a, Legend) or a in titles]
@@ -183,8 +184,12 @@ class LayeredFigure(Figure):
         for name, axis in (("x", axes.xaxis), ("y", axes.yaxis)):
             if name in self.following_axes[axes]:
                 continue
+            ticks = [*axis.majorTicks, *axis.minorTicks]
+            if all(t._tickdir == "out" and not t.gridline.get_visible() for t in ticks):
+                kept.append(axis)
+                continue
             kept += [axis.label, axis.offsetText]
-            for tick in [*axis.majorTicks, *axis.minorTicks]:
+            for tick in ticks:
                 kept += [tick.label1, tick.label2]
                 marks += [tick.tick1line, tick.tick2line, tick.gridline]
         return kept, marks
@@ -250,7 +255,7 @@ class LayeredFigure(Figure):
 
         The frame is the static layer without what the following axes repaint (see
         ``invalidate_axes``). Painting it first gives the pixels a full draw gives as long
-        as nothing it holds overlaps what is repainted (checked on each repaint: where
+        as nothing it holds overlaps what is repainted (checked after each repaint: where
         something does, the static layer takes a full draw; the tests compare the two).
 
         Returns:
@@ -279,13 +284,11 @@ class LayeredFigure(Figure):
             beside = self._frame_extents(renderer, following)
             _keep(self._frame_cache, key, (renderer.copy_from_bbox(self.bbox), beside))
         pixels, beside = self._frame_cache[key]
-        if _overlap(self._repainted_extents(renderer, following), beside):
-            return False
         renderer.restore_region(pixels)
         with _hidden(kept):
             for axes in following:
                 axes.draw(renderer)
-        return True
+        return not _overlap(self._repainted_extents(renderer, following), beside)
 
     def _frame_extents(self, renderer, following):
         """Where the frame paints beside the following axes: their legends and titles,
@@ -303,7 +306,7 @@ class LayeredFigure(Figure):
         return [box for box in boxes if box is not None]
 
     def _repainted_extents(self, renderer, following):
-        """Where the following axes repaint: their area, ticks, and the labels that move."""
+        """Where the following axes repainted: their area, ticks, and the labels that move."""
         boxes = []
         for axes in following:
             # The area, a pixel more for the spines, and the tick marks' length on each
@@ -321,9 +324,20 @@ class LayeredFigure(Figure):
                 )
             )
             for name, axis in (("x", axes.xaxis), ("y", axes.yaxis)):
-                if name in self.following_axes[axes]:
-                    boxes.append(axis.get_tightbbox(renderer))
-        return [box for box in boxes if box is not None]
+                if name not in self.following_axes[axes]:
+                    continue
+                # As just drawn: the label, and the labels of the ticks within the view.
+                low, high = sorted(axis.get_view_interval())
+                texts = [axis.label, axis.offsetText]
+                for tick in [*axis.majorTicks, *axis.minorTicks]:
+                    if low <= tick.get_loc() <= high:
+                        texts += [tick.label1, tick.label2]
+                boxes += [
+                    text.get_window_extent(renderer)
+                    for text in texts
+                    if text.get_visible() and text.get_text()
+                ]
+        return boxes
 
 
 def _overlap(boxes, others):
