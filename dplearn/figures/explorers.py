@@ -118,6 +118,10 @@ class LayeredFigure(Figure):
     a full draw gives (the tests compare the two), at a fraction of the cost: most of
     a full draw is laying out tick labels that never change. Vector output (SVG, PDF)
     always takes the full draw.
+
+    Axes whose limits follow the data (``invalidate_axes``) are repainted alone over a
+    second cached layer, the frame: the rest of the static layer, legends and titles
+    included, so that a change of limits costs a fraction of a full draw.
     """
 
     def __init__(self, *args, **kwargs):
@@ -556,8 +560,10 @@ class Explorer:
         """Marks artists that ``_apply`` changes; returns the first, for chaining.
 
         Everything else in the figure is static and is rendered once (see
-        ``LayeredFigure``). Call ``self.figure.invalidate_static_layer()`` in
-        ``_apply`` when an update changes something static (axis limits, for one).
+        ``LayeredFigure``). Call ``self.figure.invalidate_axes(axes, "y")`` in
+        ``_apply`` when an update changes an axes' limits or ticks (``limits.follow_limits``
+        does), ``self.figure.invalidate_static_layer()`` when it changes other static
+        artists.
         """
         if isinstance(self.figure, LayeredFigure):
             self.figure.mark_moving(*artists)
