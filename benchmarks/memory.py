@@ -15,7 +15,7 @@ peak resident memory (``VmHWM`` of /proc), or its resident memory from psutil wh
 /proc has no peak.
 
     nice python benchmarks/memory.py [--notebooks notebooks/zh] [--json deploy/z2jh/memory.json]
-    python benchmarks/memory.py --sizing    # the README's sizing table, from those results
+    python benchmarks/memory.py --sizing    # the README's tables, from those results
 
 It takes minutes (the lessons' own run time), not a timed test: the numbers, not the
 seconds, are what it reports.
@@ -208,7 +208,8 @@ def machine():
     except (OSError, subprocess.CalledProcessError, StopIteration):
         pass
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return f"{os.cpu_count()} cores, {model}, {total / 1024**3:.1f} GiB RAM, Python {sys.version.split()[0]}"
+    python = sys.version.split()[0]
+    return f"{os.cpu_count()} cores, {model}, {total / 1024**3:.1f} GiB RAM, Python {python}"
 
 
 #: Nodes of the sizing table: (GiB of memory, vCPUs), the 4 GiB per vCPU of a cloud's
@@ -290,6 +291,22 @@ def sizing_table(config, measured):
     return "\n".join(lines)
 
 
+def lesson_table(measured):
+    """The README's table of every lesson's kernel memory and the server's (markdown)."""
+    lines = [
+        "| lesson | kernel peak, run | kernel peak, sliders moved | held at the end |",
+        "|---|---|---|---|",
+    ]
+    for name, lesson in measured["lessons"].items():
+        held = f"{lesson['resident'] / MIB:.0f} MiB" if lesson["resident"] else "-"
+        lines.append(
+            f"| {name[:2]} | {lesson['peak_after_run'] / MIB:.0f} MiB "
+            f"| {lesson['peak'] / MIB:.0f} MiB ({lesson['moved']} controls) | {held} |"
+        )
+    lines.append(f"| server | {measured['server_peak'] / MIB:.0f} MiB | | |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notebooks", default="notebooks", help="the lessons' folder")
@@ -298,7 +315,7 @@ def main(argv=None):
     parser.add_argument(
         "--sizing",
         action="store_true",
-        help="only print the README's sizing table from deploy/z2jh's config and results",
+        help="only print the README's tables from deploy/z2jh's config and results",
     )
     arguments = parser.parse_args(argv)
     if arguments.sizing:
@@ -306,7 +323,7 @@ def main(argv=None):
 
         config = yaml.safe_load((DEPLOY / "config.yaml").read_text())
         measured = json.loads((DEPLOY / "memory.json").read_text())
-        print(sizing_table(config, measured))
+        print(lesson_table(measured), sizing_table(config, measured), sep="\n\n")
         return 0
     notebook_dir = (ROOT / arguments.notebooks).resolve()
     # The lessons choose their own backend (`%matplotlib widget`).
@@ -322,17 +339,19 @@ def main(argv=None):
         results[path.name] = measured
         held = measured["resident"]
         print(
-            f"{path.name:<48} {measured['peak_after_run'] / MIB:>7.0f} MB "
-            f"{measured['peak'] / MIB:>5.0f} MB "
-            f"{(held / MIB if held else float('nan')):>5.0f} MB "
+            f"{path.name:<48} {measured['peak_after_run'] / MIB:>7.0f} MiB "
+            f"{measured['peak'] / MIB:>5.0f} MiB "
+            f"{(held / MIB if held else float('nan')):>5.0f} MiB "
             f"{measured['moved']:>6} {measured['seconds']:>6.0f}",
             flush=True,
         )
     server = server_memory(notebook_dir)
     largest = max(results, key=lambda name: results[name]["peak"])
-    print(f"server (JupyterLab, after Lab, the listing, contents and lesson 00 in Voilà): "
-          f"{server / MIB:.0f} MB peak")
-    print(f"largest lesson peak: {largest} {results[largest]['peak'] / MIB:.0f} MB")
+    print(
+        f"server (JupyterLab, after Lab, the listing, contents and lesson 00 in Voilà): "
+        f"{server / MIB:.0f} MiB peak"
+    )
+    print(f"largest lesson peak: {largest} {results[largest]['peak'] / MIB:.0f} MiB")
     if arguments.json:
         document = {
             "machine": machine(),

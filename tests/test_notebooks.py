@@ -64,7 +64,8 @@ def widget_outputs(nb):
 #: (ru_maxrss counts kibibytes on Linux, bytes on macOS).
 PEAK_MEMORY_CELL = """
 import resource as _resource, sys as _sys
-print(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * (1 if _sys.platform == "darwin" else 1024))
+_unit = 1 if _sys.platform == "darwin" else 1024
+print(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * _unit)
 """
 
 
