@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from dplearn.exercises import grade  # noqa: E402
 from tests.test_browser import Server, free_port  # noqa: E402 - the tests' server set-up
+from tests.test_deploy import byte_size  # noqa: E402 - the chart's memory sizes, as JupyterHub
 
 MIB = 1024 * 1024
 DEPLOY = ROOT / "deploy" / "z2jh"
@@ -238,15 +239,6 @@ def kubernetes_reserved(memory_gib, cores):
         cpu += min(max(cores, 0), size) * share
         cores -= size
     return memory, cpu
-
-
-def byte_size(value):
-    """Bytes of a chart memory size: a number, or "544M", "1G" (powers of 1024, as JupyterHub)."""
-    units = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
-    text = str(value).strip()
-    if text[-1:] in units:
-        return int(float(text[:-1]) * units[text[-1]])
-    return int(float(text))
 
 
 def sizing_table(config, measured):
