@@ -23,7 +23,7 @@ import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-#: The course's repository and the branch a class pulls (a tag for a term that must not move).
+#: The course's repository and the branch a class pulls (or a branch of a term's own).
 REPOSITORY = "https://github.com/dplearn/dplearn"
 BRANCH = "main"
 #: Each edition's folder under notebooks/ ("" for English) and its name in its own language.
@@ -44,7 +44,7 @@ def pull_link(hub, notebook, *, app=False, repository=REPOSITORY, branch=BRANCH,
       notebook: the notebook's path in the repository, such as "notebooks/zh/index.ipynb".
       app: open it as a Voilà app instead of in JupyterLab.
       repository: the git repository a learner's home gets a clone of.
-      branch: the branch (or tag) pulled.
+      branch: the branch pulled.
       directory: the clone's folder in the learner's home; the repository's name by default.
 
     Returns:
@@ -131,7 +131,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hub", required=True, help="the hub's address, https://hub.example.edu")
     parser.add_argument("--repository", default=REPOSITORY, help=f"default {REPOSITORY}")
-    parser.add_argument("--branch", default=BRANCH, help=f"branch or tag, default {BRANCH}")
+    parser.add_argument("--branch", default=BRANCH, help=f"the branch pulled, default {BRANCH}")
     parser.add_argument("--directory", help="the clone's folder in a home (the repository's name)")
     parser.add_argument("--format", choices=("markdown", "tsv"), default="markdown")
     arguments = parser.parse_args(argv)
