@@ -232,6 +232,17 @@ def test_image_installs_the_lock_and_nothing_else():
     assert 'CMD ["jupyterhub-singleuser"]' in instructions
 
 
+def test_image_copies_files_that_exist_and_only_those_the_build_may_read():
+    ignore = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+    allowed = {line[1:] for line in ignore if line.startswith("!")}
+    copies = [line.split()[1:-1] for line in dockerfile_instructions() if line.startswith("COPY ")]
+    sources = [source for sources in copies for source in sources]
+    assert sources, "the Dockerfile copies nothing"
+    for source in sources:
+        assert (ROOT / source).exists(), source
+        assert source in allowed, f"{source} is left out by deploy/Dockerfile.dockerignore"
+
+
 def test_the_lock_holds_what_the_image_serves():
     from tests.test_repository import locked_versions
 
