@@ -16,6 +16,9 @@
 #   bash tasks.sh navigation  rewrite the lessons' previous/contents/next bars
 #   bash tasks.sh hub       install what is missing, run a local JupyterHub with the course
 #   bash tasks.sh proxy     install only the hub's proxy (configurable-http-proxy, npm)
+#   bash tasks.sh links --hub URL  print the nbgitpuller links of every lesson and edition,
+#                           in JupyterLab and as apps, for a hub's syllabus page
+#                           (--repository URL --branch TAG --format tsv: deploy/links.py)
 #   bash tasks.sh a11y      install what is missing, audit every lesson's accessibility
 #                           (axe-core from npm, in Chromium, Voilà and JupyterLab)
 # Everything lives in .venv beside this file; a second run installs nothing new.
@@ -206,12 +209,17 @@ case "$command" in
   proxy)
     ensure_proxy
     ;;
+  links)
+    # Only the standard library: no installation for a teacher who wants the links.
+    if [ -x "$PYTHON" ]; then exec "$PYTHON" deploy/links.py "$@"; fi
+    exec python3 deploy/links.py "$@"
+    ;;
   navigation)
     ensure_environment
     exec "$PYTHON" tools/lesson_navigation.py "$@"
     ;;
   *)
-    echo "usage: bash tasks.sh {lab|test|lock|present|translate|figures|bench|navigation|hub|proxy|a11y} [arguments]" >&2
+    echo "usage: bash tasks.sh {lab|test|lock|present|translate|figures|bench|navigation|hub|proxy|links|a11y} [arguments]" >&2
     exit 2
     ;;
 esac

@@ -2,8 +2,10 @@
 
 A notebook fails when a cell raises, when any output (a cell's or one kept inside a
 widget, where ipywidgets puts exceptions raised by slider callbacks) holds an error,
-text written to stderr, or a warning. Set DPLEARN_NOTEBOOKS to a folder to run the
-notebooks of another folder instead (to check this module against broken ones).
+text written to stderr, or a warning; or when its kernel's peak memory does not fit
+beside the server within the memory limit a hub gives each learner
+(deploy/z2jh/config.yaml). Set DPLEARN_NOTEBOOKS to a folder to run the notebooks of
+another folder instead (to check this module against broken ones).
 """
 
 import os
@@ -14,6 +16,7 @@ import pytest
 from nbclient import NotebookClient
 
 from dplearn.exercises import grade
+from tests.test_deploy import measured, memory_limit
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("DPLEARN_NOTEBOOKS", ROOT / "notebooks"))
@@ -57,9 +60,23 @@ def widget_outputs(nb):
             yield model_id, outputs
 
 
+#: Run after a lesson's last cell, in its kernel: the kernel's peak resident memory, in bytes
+#: (ru_maxrss counts kibibytes on Linux, bytes on macOS).
+PEAK_MEMORY_CELL = """
+import resource as _resource, sys as _sys
+_unit = 1 if _sys.platform == "darwin" else 1024
+print(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * _unit)
+"""
+
+
 def run(path):
-    """Executes the notebook at path on a new kernel and returns it with its outputs."""
+    """Executes the notebook at path on a new kernel and returns it with its outputs.
+
+    The notebook's metadata gets the kernel's peak resident memory in bytes
+    (``nb.metadata.peak_memory``); the cell that measures it is removed again.
+    """
     nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PEAK_MEMORY_CELL))
     client = NotebookClient(
         nb,
         timeout=300,
@@ -71,6 +88,8 @@ def run(path):
         config=grade.kernel_config(),
     )
     client.execute()
+    measured = nb.cells.pop()
+    nb.metadata["peak_memory"] = int(output_text(measured.outputs[0]))
     return nb
 
 
@@ -94,3 +113,12 @@ def test_notebook_runs_cleanly(path, kernel_environment):
     for model_id, outputs in widget_outputs(nb):
         found += problems(outputs, f"widget {model_id[:8]} (a slider callback?)")
     assert not found, f"{path.name}:\n" + "\n".join(found)
+    # On a hub a learner's server and this kernel share the memory limit of
+    # deploy/z2jh/config.yaml: a lesson that outgrows it is killed mid-class.
+    limit, server = memory_limit(), measured()["server_peak"]
+    assert nb.metadata["peak_memory"] <= limit - server, (
+        f"{path.name}: the kernel peaked at {nb.metadata['peak_memory'] / 2**20:.0f} MiB, more "
+        f"than the hub's limit of {limit / 2**20:.0f} MiB leaves beside the server "
+        f"({server / 2**20:.0f} MiB): raise singleuser.memory in deploy/z2jh/config.yaml "
+        "(and run benchmarks/memory.py again), or make the lesson smaller"
+    )
