@@ -117,20 +117,22 @@ def extended(length):
     return length >= EXTENDED_FROM
 
 
-def transform(masses, length, out=None):
+def transform(masses, length, out=None, double=False):
     """The real FFT of masses (rows on the last axis), zero-padded to ``length``.
 
-    Taken in the precision that length needs (``extended``).
+    Taken in the precision that length needs (``extended``), or in double.
 
     Args:
       masses: a real array, one PLD's masses per row.
       length: the transform length, at least the last axis of ``masses``.
       out: a complex array of length // 2 + 1 on the last axis to write into, or None.
+      double: take it in double at any length (for a caller whose bound tolerates the
+        larger round-off that ``round_off`` then reports).
 
     Returns:
       The transform (``out`` if given).
     """
-    dtype = np.longdouble if extended(length) else np.float64
+    dtype = np.longdouble if extended(length) and not double else np.float64
     return np.fft.rfft(masses.astype(dtype, copy=False), length, out=out)
 
 
@@ -148,7 +150,7 @@ def inverse(spectrum, length=None, out=None):
     return np.fft.irfft(spectrum, length, out=out)
 
 
-def kept_transform(masses, kept, length):
+def kept_transform(masses, kept, length, double=False):
     """The transform of ``masses`` at ``length``, kept in ``kept`` for the next call.
 
     Only the last ``SPECTRA_KEPT`` transforms taken are kept, over all PLDs: each may be
@@ -156,30 +158,32 @@ def kept_transform(masses, kept, length):
 
     Args:
       masses: one PLD's masses.
-      kept: that PLD's dict of kept transforms, by length (updated here).
+      kept: that PLD's dict of kept transforms, by length and precision (updated here).
       length: the transform length.
+      double: as for ``transform``.
 
     Returns:
       The read-only transform.
     """
-    if length not in kept:
-        spectrum = transform(masses, length)
+    key = (length, double)
+    if key not in kept:
+        spectrum = transform(masses, length, double=double)
         spectrum.flags.writeable = False
-        kept[length] = spectrum
+        kept[key] = spectrum
         with _SPECTRA_LOCK:
-            _SPECTRA_ORDER.append((kept, length))
+            _SPECTRA_ORDER.append((kept, key))
             while len(_SPECTRA_ORDER) > SPECTRA_KEPT:
-                oldest, oldest_length = _SPECTRA_ORDER.popleft()
-                oldest.pop(oldest_length, None)
-    return kept[length]
+                oldest, oldest_key = _SPECTRA_ORDER.popleft()
+                oldest.pop(oldest_key, None)
+    return kept[key]
 
 
 def forget_spectra():
     """Drop every kept transform of every PLD (for cold benchmarks)."""
     with _SPECTRA_LOCK:
         while _SPECTRA_ORDER:
-            kept, length = _SPECTRA_ORDER.popleft()
-            kept.pop(length, None)
+            kept, key = _SPECTRA_ORDER.popleft()
+            kept.pop(key, None)
 
 
 def integer_power(values, k, out=None):

@@ -312,7 +312,7 @@ class PrivacyLossDistribution:
         self.pessimistic = bool(pessimistic)
         self.tail_mass = float(tail_mass)
         self._lattice_cache = None
-        self._spectra = {}  # transforms kept for ``composed_window``, by length
+        self._spectra = {}  # transforms kept for ``composed_window``, by length and precision
 
     @property
     def _lattice(self):
@@ -419,7 +419,7 @@ class PrivacyLossDistribution:
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
 
-    def composed_window(self, k, first, size, *, keep_transform=True):
+    def composed_window(self, k, first, size, *, keep_transform=True, double=False):
         """The masses of the k-fold composition at grid indices first .. first + size - 1.
 
         One transform, its k-th power, one inverse transform, of a length of at least
@@ -435,6 +435,9 @@ class PrivacyLossDistribution:
           size: the number of points of the window.
           keep_transform: keep this PLD's transform for the next call (a slider that
             changes k asks for it again).
+          double: transform in double at any length (``_fft.transform``): for a caller
+            whose bound tolerates the larger round-off (an optimistic one, which only
+            loses a little tightness by subtracting it).
 
         Returns:
           The ``size`` masses, an array of floats (long doubles for long transforms).
@@ -444,9 +447,9 @@ class PrivacyLossDistribution:
         few = keep_transform
         length = max(_fft.fft_length(size, few=few), _fft.fft_length(self.masses.size, few=few))
         if keep_transform:
-            spectrum = _fft.kept_transform(self.masses, self._spectra, length).copy()
+            spectrum = _fft.kept_transform(self.masses, self._spectra, length, double).copy()
         else:
-            spectrum = _fft.transform(self.masses, length)
+            spectrum = _fft.transform(self.masses, length, double=double)
         composed = _fft.inverse(_fft.integer_power(spectrum, k), length)
         # Index j of the composed law sits at position (j - k lowest_index) mod length.
         start = (first - k * self.lowest_index) % length
