@@ -314,7 +314,9 @@ def _mp_hockey(x, rate, sigma, side):
     if 1 / e <= 1 - q:  # P = N(0, s^2), Q = (1 - q) N(0, s^2) + q N(1, s^2)
         return mpmath.mpf(0)
     cut = s**2 * mpmath.log((1 / e - (1 - q)) / q) + mpmath.mpf(1) / 2  # L > x: o < cut
-    return mpmath.ncdf(cut / s) - e * ((1 - q) * mpmath.ncdf(cut / s) + q * mpmath.ncdf((cut - 1) / s))
+    return mpmath.ncdf(cut / s) - e * (
+        (1 - q) * mpmath.ncdf(cut / s) + q * mpmath.ncdf((cut - 1) / s)
+    )
 
 
 def _mp_two_step_delta(epsilon, rate, sigma, side):
@@ -357,9 +359,13 @@ def test_two_step_lower_ends_lie_below_mpmaths_exact_epsilon(rate, sigma):
             balanced = accounting._balanced_lower_epsilon(rate, sigma, 2, delta, 1e-3, side)
             assert _mp_two_step_delta(balanced, rate, sigma, side) >= delta
             assert _mp_two_step_delta(bracket.pessimistic, rate, sigma, side) <= delta
-        assert max(
-            _mp_two_step_delta(bracket.optimistic, rate, sigma, side) for side in ("remove", "add")
-        ) >= delta
+        assert (
+            max(
+                _mp_two_step_delta(bracket.optimistic, rate, sigma, side)
+                for side in ("remove", "add")
+            )
+            >= delta
+        )
 
 
 @pytest.mark.parametrize(("rate", "sigma"), [(0.3, 0.8), (RATE, 1.1)])

@@ -236,7 +236,7 @@ def round_off(masses):
     )
 
 
-def self_compose_rows(rows, k, length):
+def self_compose_rows(rows, k, length, kept=None):
     """The k-fold cyclic self-convolution of each of two rows, by one batched transform.
 
     Only for lengths transformed in double (``extended`` false). The result is a work
@@ -246,16 +246,25 @@ def self_compose_rows(rows, k, length):
       rows: two (start, masses) pairs: each row's masses, placed from index start.
       k: the number of compositions, an int >= 1.
       length: the transform length, at least the k-fold support of each row.
+      kept: the rows' dict of kept transforms by length (updated here: a read-only copy
+        of this length's transform is kept for the next k), or None.
 
     Returns:
       A (2, length) array of the composed masses of each row.
     """
     padded, spectrum, power, output = _workspace(length)
-    padded.fill(0.0)
-    for row, (start, masses) in zip(padded, rows, strict=True):
-        row[start : start + masses.size] = masses
-    # The transforms write into the given arrays: no fresh pages to fault in on every call.
-    transform(padded, length, out=power)
+    if kept is not None and length in kept:
+        np.copyto(power, kept[length])
+    else:
+        padded.fill(0.0)
+        for row, (start, masses) in zip(padded, rows, strict=True):
+            row[start : start + masses.size] = masses
+        # The transforms write into the given arrays: no fresh pages to fault in on every
+        # call.
+        transform(padded, length, out=power)
+        if kept is not None:
+            kept[length] = power.copy()
+            kept[length].flags.writeable = False
     integer_power(power, k, out=spectrum)
     inverse(spectrum, length, out=output)
     return output

@@ -627,18 +627,40 @@ def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
     k = checked_k(k)
     grid_width, tail_mass = _pld_options(grid_width, True, tail_mass, connect_dots)
     law = _single_release_law(pair)
-    optimistic = _rounded(law, grid_width, False, tail_mass, False)
-    pessimistic = _rounded(law, grid_width, True, tail_mass, connect_dots)
-    return PLDBracket(*_self_compose_both(optimistic, pessimistic, k))
+    key = None
+    if isinstance(law, _OneLaplace):
+        key = (law.epsilon0, grid_width, tail_mass, bool(connect_dots))
+    kept = ONE_RELEASE_BRACKETS.get(key) if key is not None else None
+    if kept is None:
+        kept = (
+            _rounded(law, grid_width, False, tail_mass, False),
+            _rounded(law, grid_width, True, tail_mass, connect_dots),
+            {},
+        )
+        if key is not None:
+            ONE_RELEASE_BRACKETS[key] = kept
+            while len(ONE_RELEASE_BRACKETS) > ONE_RELEASE_KEPT:
+                ONE_RELEASE_BRACKETS.pop(next(iter(ONE_RELEASE_BRACKETS)))
+    optimistic, pessimistic, spectra = kept
+    return PLDBracket(*_self_compose_both(optimistic, pessimistic, k, spectra))
 
 
-def _self_compose_both(optimistic, pessimistic, k):
+#: One Laplace release's two grid PLDs and their two-row transforms (by length), kept for
+#: the next bracket of the same release and grid (a slider that moves k), the latest
+#: ``ONE_RELEASE_KEPT`` of them: a dict, cleared for cold benchmarks.
+ONE_RELEASE_BRACKETS = {}
+ONE_RELEASE_KEPT = 8
+
+
+def _self_compose_both(optimistic, pessimistic, k, spectra=None):
     """Both PLDs of a bracket composed k times, by one transform of a two-row array.
 
     Set on one common grid (zeros where one PLD has no point), the two rows go through
     the same arithmetic as two separate ``self_compose`` calls (``_fft.self_compose_rows``
     says why that is sound and faster); lengths past the one-shot limit or transformed in
-    long double take two ``self_compose`` calls.
+    long double take two ``self_compose`` calls. ``spectra`` (a dict by length, or None)
+    keeps the two-row transform for the next k: the transform of one release does not
+    depend on k, only the power and the inverse transform do.
     """
     if k == 1:
         return optimistic, pessimistic
@@ -656,7 +678,7 @@ def _self_compose_both(optimistic, pessimistic, k):
         return optimistic.self_compose(k), pessimistic.self_compose(k)
     both = (optimistic, pessimistic)
     rows = [(distribution.lowest_index - lowest, distribution.masses) for distribution in both]
-    composed = _fft.self_compose_rows(rows, k, length)
+    composed = _fft.self_compose_rows(rows, k, length, kept=spectra)
     return tuple(
         distribution._truncated(
             k * lowest,
