@@ -568,6 +568,45 @@ def test_bracket_transform_matches_separate_compositions():
                 assert ours.pessimistic == reference.pessimistic
 
 
+def test_a_move_of_k_reuses_one_releases_transform_and_gives_the_same_bracket(monkeypatch):
+    # One Laplace release's two grid PLDs and their two-row transform are kept: a bracket
+    # for another k takes no forward transform, and gives bit for bit what a bracket from
+    # nothing gives.
+    import sys
+
+    engine = sys.modules["dplearn.composition._fft"]
+    pair, grid_width = privacy_loss.laplace(10.0), 1e-3
+    composition._ONE_RELEASE_BRACKETS.clear()
+    fresh = {}
+    for k in (100, 99, 7):
+        composition._ONE_RELEASE_BRACKETS.clear()
+        fresh[k] = composition.pld_bracket(pair, k, grid_width, connect_dots=True)
+    composition.pld_bracket(pair, 100, grid_width, connect_dots=True)
+    composition.pld_bracket(pair, 99, grid_width, connect_dots=True)
+    composition.pld_bracket(pair, 7, grid_width, connect_dots=True)
+    transforms = []
+    transform = engine.transform
+    monkeypatch.setattr(
+        engine,
+        "transform",
+        lambda *args, **kwargs: transforms.append(1) or transform(*args, **kwargs),
+    )
+    for k in (99, 100, 7, 100):
+        kept = composition.pld_bracket(pair, k, grid_width, connect_dots=True)
+        for ours, reference in zip(
+            (kept.optimistic, kept.pessimistic),
+            (fresh[k].optimistic, fresh[k].pessimistic),
+            strict=True,
+        ):
+            assert ours.lowest_index == reference.lowest_index
+            np.testing.assert_array_equal(ours.masses, reference.masses)
+            assert ours.infinity_mass == reference.infinity_mass
+    assert not transforms
+    # Another release or grid builds its own.
+    composition.pld_bracket(privacy_loss.laplace(5.0), 100, grid_width, connect_dots=True)
+    assert transforms
+
+
 # ----------------------------------------------------------------------------------------
 # dp_accounting as an oracle
 # ----------------------------------------------------------------------------------------
