@@ -707,17 +707,14 @@ def _rounding_eta(steps, grid_width, variance, bias, beta):
 
 def _lower_row(rate, sigma, steps, grid_width, side):
     """The row key of the lower bound's mean-keeping one-step PLD: the finest grid that fits."""
-    for refinement in (_LOWER_REFINEMENT, 1):
-        fine = grid_width / refinement
-        _, (low, high) = _direction_range(rate, sigma, side)
-        points = math.ceil(high / fine) - math.floor(low / fine) + 1
-        if refinement > 1 and points > _MAX_STEP_POINTS:
-            continue
+    _, (low, high) = _direction_range(rate, sigma, side)
+    fine = grid_width / _LOWER_REFINEMENT
+    if math.ceil(high / fine) - math.floor(low / fine) + 1 <= _MAX_STEP_POINTS:
         key = (rate, sigma, fine, side, "balanced")
         low_index, high_index = _window(_row(*key), steps, _WINDOW_TAIL)
-        if refinement == 1 or high_index - low_index + 1 <= _MAX_POINTS:
+        if high_index - low_index + 1 <= _MAX_POINTS:
             return key
-    return key
+    return (rate, sigma, grid_width, side, "balanced")
 
 
 def _balanced_lower_epsilon(rate, sigma, steps, delta, grid_width, side):
@@ -728,16 +725,12 @@ def _balanced_lower_epsilon(rate, sigma, steps, delta, grid_width, side):
     distribution, slack = _compose(key, steps, nonnegative_only=True)
     betas = delta * _FAILURE_FRACTIONS
     targets = delta + betas + slack
-    usable = targets < 1.0
+    usable = (targets < 1.0) & (betas > 0.0)
     if not usable.any():
         return 0.0
     shifted = np.asarray(distribution.epsilon_for_delta(targets[usable]), dtype=float)
-    etas = np.array(
-        [
-            _rounding_eta(steps, fine, step.rounding_variance, step.rounding_bias, beta)
-            for beta in betas[usable]
-        ]
-    )
+    moments = (step.rounding_variance, step.rounding_bias)
+    etas = np.array([_rounding_eta(steps, fine, *moments, beta) for beta in betas[usable]])
     return max(float(np.max(shifted - etas)), 0.0)
 
 
@@ -759,8 +752,7 @@ def _lower_epsilon(rate, sigma, steps, delta, grid_width, side):
     delta(epsilon) > delta. The bound holds for every beta; the best of a few is kept.
     """
     fine = grid_width / _LOWER_REFINEMENT
-    beta = delta * 1e-3
-    if steps * grid_width / 4.0 <= fine * math.sqrt(steps * math.log(1.0 / beta) / 3.0):
+    if steps * grid_width / 4.0 <= fine * math.sqrt(steps * math.log(1e3 / delta) / 3.0):
         return _epsilon((rate, sigma, grid_width / 2.0, side, False), steps, delta)
     return _balanced_lower_epsilon(rate, sigma, steps, delta, grid_width, side)
 
