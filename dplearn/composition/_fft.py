@@ -21,7 +21,9 @@ on round-off below hold for all of them. The tricks, and why each is safe:
   eps log2(n) times its largest entry; from ``EXTENDED_FROM`` on, in double, it would rival
   the bracket's width on fine grids, so those lengths are transformed in long double
   (machine eps 2^-63 on x86, against 2^-52). Shorter ones stay in double, about 3x faster.
-  ``round_off`` reads eps from the output's own type, so the bound holds either way.
+  ``round_off`` reads eps from the output's own type, so the bound holds either way; an
+  optimistic caller, whose bound only loses a little tightness to a larger round-off, may
+  ask for double at any length (``double``).
 - Integer powers (``integer_power``). z^k by repeated squaring takes about 2 log2(k)
   complex multiplications and no logarithm or exponential per entry (as a complex pow
   does); its round-off shows in the inverse transform's output, where ``round_off``
@@ -36,9 +38,10 @@ on round-off below hold for all of them. The tricks, and why each is safe:
   bracket go through one transform of a two-row array: each row takes exactly the
   arithmetic of a separate transform, so the same round-off bound holds, and one batched
   transform is ~1.5x faster than two (pocketfft runs both rows through its vector lanes
-  together). The work arrays are kept per thread (``WORKSPACE``, a ``threading.local``:
-  two threads never share one) up to ``WORKSPACE_MAX_LENGTH``, so that repeated brackets
-  fault in no fresh pages of memory; longer ones are allocated each time.
+  together); its transform does not depend on k and can be kept for the next (``kept``).
+  The work arrays are kept per thread (``WORKSPACE``, a ``threading.local``: two threads
+  never share one) up to ``WORKSPACE_MAX_LENGTH``, so that repeated brackets fault in no
+  fresh pages of memory; longer ones are allocated each time.
 
 numpy's pocketfft runs single-threaded and writes into a given ``out`` array.
 
