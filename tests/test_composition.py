@@ -569,9 +569,9 @@ def test_bracket_transform_matches_separate_compositions():
 
 
 def test_a_move_of_k_reuses_one_releases_transform_and_gives_the_same_bracket(monkeypatch):
-    # One Laplace release's two grid PLDs and their two-row transform are kept: a bracket
-    # for another k takes no forward transform, and gives bit for bit what a bracket from
-    # nothing gives.
+    # One Laplace release's two grid PLDs are kept, and their two-row transform from the
+    # second bracket at a length on: then a bracket for another k takes no forward
+    # transform, and gives bit for bit what a bracket from nothing gives.
     import sys
 
     pair, grid_width, ks = privacy_loss.laplace(10.0), 1e-3, (100, 99, 7)
@@ -579,7 +579,7 @@ def test_a_move_of_k_reuses_one_releases_transform_and_gives_the_same_bracket(mo
     for k in ks:
         composition._ONE_RELEASE_BRACKETS.clear()
         fresh[k] = composition.pld_bracket(pair, k, grid_width, connect_dots=True)
-    for k in ks:
+    for k in ks + ks:
         composition.pld_bracket(pair, k, grid_width, connect_dots=True)
 
     def refuse(*args, **kwargs):

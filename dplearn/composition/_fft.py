@@ -249,25 +249,31 @@ def self_compose_rows(rows, k, length, kept=None):
       rows: two (start, masses) pairs: each row's masses, placed from index start.
       k: the number of compositions, an int >= 1.
       length: the transform length, at least the k-fold support of each row.
-      kept: the rows' dict of kept transforms by length (updated here: a read-only copy
-        of this length's transform is kept for the next k), or None.
+      kept: the rows' dict of kept transforms by length, or None. Updated here: the
+        first call at a length marks it (None), the second keeps a read-only copy of the
+        transform for the next k (a single bracket copies nothing).
 
     Returns:
       A (2, length) array of the composed masses of each row.
     """
     padded, spectrum, power, output = _workspace(length)
-    if kept is not None and length in kept:
+    if kept is not None and kept.get(length) is not None:
         np.copyto(power, kept[length])
     else:
-        padded.fill(0.0)
-        for row, (start, masses) in zip(padded, rows, strict=True):
-            row[start : start + masses.size] = masses
-        # The transforms write into the given arrays: no fresh pages to fault in on every
-        # call.
-        transform(padded, length, out=power)
+        # padded is all zeros between calls: each call zeroes what it wrote, whatever
+        # happens. The transforms write into the given arrays: no fresh pages to fault in
+        # on every call.
+        try:
+            for row, (start, masses) in zip(padded, rows, strict=True):
+                row[start : start + masses.size] = masses
+            transform(padded, length, out=power)
+        finally:
+            for row, (start, masses) in zip(padded, rows, strict=True):
+                row[start : start + masses.size] = 0.0
         if kept is not None:
-            kept[length] = power.copy()
-            kept[length].flags.writeable = False
+            kept[length] = power.copy() if length in kept else None
+            if kept[length] is not None:
+                kept[length].flags.writeable = False
     integer_power(power, k, out=spectrum)
     inverse(spectrum, length, out=output)
     return output
@@ -280,7 +286,7 @@ def _workspace(length):
         return kept
     half = length // 2 + 1
     arrays = (
-        np.empty((2, length)),
+        np.zeros((2, length)),
         np.empty((2, half), dtype=complex),
         np.empty((2, half), dtype=complex),
         np.empty((2, length)),
