@@ -28,14 +28,27 @@ amount per step, so its epsilon is close to the exact one (2.38178 at h = 1e-4 a
 at h = 1e-3 for 14,063 steps at q = 256/60000, sigma = 1.1, delta = 1e-5, the same as
 dp_accounting's). The lower bound rounds each loss to either end of its grid cell keeping
 the cell's mean (Gopi, Lee & Wutschitz, "Numerical composition of differential privacy",
-NeurIPS 2021): the T rounding errors add up to at most eta = h sqrt(2 T ln 10^12) but for
-probability 1e-12 (Hoeffding), so the bracket is about eta wide, [2.2936, 2.3818] there,
+NeurIPS 2021), on a grid three times finer than h: [2.37157, 2.38178] there, 0.0102 wide,
 against dp_accounting's own bracket [1.6786, 2.3818] at the same h (its optimistic PLD
-rounds down, which moves the composed loss by about T h / 2). Below 1,000 steps the lower
-bound rounds down on a grid of h / 2 instead (T h / 4 is about eta there). Mass that the
-grids or the composed window leave off is accounted on the safe side (to +inf, or added
-to the target delta): a delta below about T * 1e-14 is beyond what the grid resolves, and
-its epsilon is inf.
+rounds down, which moves the composed loss by about T h / 2) and prv_accountant's
+[2.3715, 2.3918] at its eps_error = 0.01. For a few steps (while T h / 4 is below that
+bound's eta) the lower bound rounds down on a grid of h / 2 instead. Mass that the grids
+or the composed window leave off is accounted on the safe side (to +inf, or added to the
+target delta): a delta below about T * 1e-14 is beyond what the grid resolves, and its
+epsilon is inf.
+
+Why the lower end is sound (no probability of failure): the mean-keeping split of a cell
+equals, in law, rounding each exact loss L of the cell up with probability (L - L_i) / h
+and down otherwise. So the rounded run is the exact run with an error e_j added to each
+step's loss, where given the exact losses the e_j are independent, have mean <= 0 (the
+up-probabilities are lowered by a margin that covers the quadrature) and each takes one
+of two values h apart. Hoeffding's inequality given the losses, or Bernstein's with the
+errors' variance (about h^2 / 6, integrated from the one-step law), bounds
+P[e_1 + ... + e_T >= eta] by any beta chosen, and off that event the rounded run's
+loss S~ is below S + eta. delta(epsilon) = E[max(0, 1 - e^(epsilon - S))] grows with S,
+so delta~(epsilon + eta) <= delta(epsilon) + beta, and no epsilon below the lower end
+epsilon~(delta + beta) - eta meets delta. The lower end is the best of a few beta
+(fractions of delta), with the composition's round-off and window slack on the safe side.
 
 Taught in: 11-account-for-a-training-run.ipynb
 """
@@ -85,7 +98,8 @@ class PLDEpsilonBracket(NamedTuple):
     """Bounds on the exact epsilon of a run: optimistic <= exact <= pessimistic.
 
     Attributes:
-      optimistic: a lower bound (mean-preserving rounding, less eta; see the module).
+      optimistic: a lower bound (mean-preserving rounding on a finer grid, less eta; see
+        the module for why it is sound).
       pessimistic: an upper bound (the connect-the-dots grid PLD); ``dp_sgd_epsilon``'s
         value.
       width: pessimistic - optimistic.
@@ -190,10 +204,14 @@ def dp_sgd_epsilon(
 
 
 def dp_sgd_bracket(sampling_rate, noise_multiplier, steps, delta, grid_width=None):
-    """Optimistic and pessimistic epsilon of a DP-SGD run on one grid.
+    """Optimistic and pessimistic epsilon of a DP-SGD run, around the exact one.
 
     The exact epsilon lies between them. It takes the arguments of ``dp_sgd_epsilon``
-    (method "pld").
+    (method "pld"). The pessimistic end is ``dp_sgd_epsilon``'s value on the grid of width
+    h; the optimistic end is a true lower bound from mean-preserving rounding on a grid
+    three times finer, less the bound eta on the summed rounding errors (see the module).
+    At 14,063 steps of q = 256/60000, sigma = 1.1, delta = 1e-5 and h = 1e-4 the bracket
+    is [2.37157, 2.38178], 0.0102 wide.
 
     Returns:
       A ``PLDEpsilonBracket`` (optimistic, pessimistic, width, grid_width).
@@ -239,12 +257,21 @@ def dp_sgd_pld(sampling_rate, noise_multiplier, steps, grid_width=None, directio
 
 
 class _OneStep(NamedTuple):
-    """One direction's one-step PLDs on the grid L_i = (lowest + i) h."""
+    """One direction's one-step grid laws on L_i = (lowest + i) h, for the lower bound.
+
+    Attributes:
+      lowest: the grid index of the first mass.
+      optimistic: the rounded-down masses (a sub-probability).
+      balanced: rounded to either end of its cell, keeping each cell's mean.
+      rounding_variance: an upper bound on E[e^2] of the balanced rounding's error e.
+      rounding_bias: an upper bound on -E[e] (the up-probabilities' margin), >= 0.
+    """
 
     lowest: int
-    pessimistic: PrivacyLossDistribution  # connect the dots (``composition.pld``'s own)
-    optimistic: np.ndarray  # rounded-down masses (a sub-probability)
-    balanced: np.ndarray  # rounded to either end of its cell, keeping each cell's mean
+    optimistic: np.ndarray
+    balanced: np.ndarray
+    rounding_variance: float
+    rounding_bias: float
 
 
 class _StepLoss(LossLaw):
@@ -350,22 +377,27 @@ def _grid_extent(rate, sigma, grid_width, side):
 
 
 @functools.lru_cache(maxsize=64)
-def _one_step(rate, sigma, grid_width, side):
-    """The one-step PLDs of one direction ("remove" or "add"), cached per (q, sigma, h)."""
+def _connect_the_dots_step(rate, sigma, grid_width, side):
+    """One direction's connect-the-dots PLD of one step (the pessimistic one), cached.
+
+    The grid PLD whose delta is the exact one at every grid loss, on the grid from
+    floor(low / h) to ceil(high / h) (``composition.pld``'s own construction).
+    """
     direction, loss_range = _direction_range(rate, sigma, side)
-    pair = subsampling.poisson(privacy_loss.gaussian(sigma), rate)
+    _grid_extent(rate, sigma, grid_width, side)
+    return connect_the_dots_pld(_StepLoss(direction, loss_range), grid_width, tail_mass=_TAIL_MASS)
+
+
+@functools.lru_cache(maxsize=64)
+def _one_step(rate, sigma, grid_width, side):
+    """The lower bound's one-step grid laws of one direction, cached per (q, sigma, h)."""
+    direction, _ = _direction_range(rate, sigma, side)
     lowest, highest = _grid_extent(rate, sigma, grid_width, side)
-    index = np.arange(lowest, highest + 1)
-    losses = index * grid_width
-    # Connect the dots: the grid PLD whose delta is the exact one at every grid loss, on
-    # the same grid (from floor(low / h) to ceil(high / h)).
-    pessimistic = connect_the_dots_pld(
-        _StepLoss(direction, loss_range), grid_width, tail_mass=_TAIL_MASS
-    )
+    losses = np.arange(lowest, highest + 1) * grid_width
     # Rounded down: the mass of [L_i, L_(i+1)) to L_i, all above the top to the top;
     # below the bottom (the add side's unbounded tail) dropped.
     z = _standard_outputs(direction, losses)
-    r = pair.mechanism.ratio
+    r = direction.mechanism.ratio
     if side == "remove":
         z = np.concatenate([z, [np.inf]])
         cells = (1.0 - rate) * _normal_cell(z[:-1], z[1:], 0.0) + rate * _normal_cell(
@@ -375,13 +407,22 @@ def _one_step(rate, sigma, grid_width, side):
         # Losses decrease with z: [L_i, L_(i+1)) is z in (z_(i+1), z_i].
         z = np.concatenate([z, [-np.inf]])
         cells = _normal_cell(z[1:], z[:-1], 0.0)
-    balanced = _balanced(direction, losses, z, cells, grid_width)
-    return _OneStep(lowest, pessimistic, cells, balanced)
+    balanced, variance, bias = _balanced(direction, losses, z, cells, grid_width)
+    return _OneStep(lowest, cells, balanced, variance, bias)
 
 
-#: Gauss-Legendre nodes and weights on [0, 1] for each cell's mean loss.
-_CELL_NODES, _CELL_WEIGHTS = np.polynomial.legendre.leggauss(8)
-_CELL_NODES, _CELL_WEIGHTS = (_CELL_NODES + 1.0) / 2.0, _CELL_WEIGHTS / 2.0
+def _gauss_legendre(count):
+    """Gauss-Legendre nodes and weights on [0, 1]."""
+    nodes, weights = np.polynomial.legendre.leggauss(count)
+    return (nodes + 1.0) / 2.0, weights / 2.0
+
+
+#: Nodes and weights on [0, 1] for each cell's mean loss: 4 in cells at most
+#: ``_CELL_NARROW`` wide in z (the loss nearly linear across them: 4 nodes, exact to
+#: degree 7, move u by under 1e-10 there, far inside ``_UP_MARGIN``), else 8.
+_CELL_NARROW = 0.05
+_NARROW_NODES, _NARROW_WEIGHTS = _gauss_legendre(4)
+_CELL_NODES, _CELL_WEIGHTS = _gauss_legendre(8)
 #: Cells wider than this in z (or unbounded: the ends of the loss range, where the loss
 #: flattens) are integrated on 40 panels over the last 20 units of z before their end.
 _CELL_WIDEST = 0.5
@@ -390,6 +431,9 @@ _WIDE_SPAN = 20.0
 #: Every up-probability is lowered by this much: the quadrature's error (far smaller)
 #: can then only bias the rounding down, the safe side for a lower bound.
 _UP_MARGIN = 1e-7
+#: The rounding error's variance from the same quadrature is raised by this fraction
+#: (the quadrature's relative error is far smaller).
+_VARIANCE_MARGIN = 1e-3
 
 
 def _balanced(direction, losses, z, cells, grid_width):
@@ -402,6 +446,14 @@ def _balanced(direction, losses, z, cells, grid_width):
     over the 20 units of z nearest the cell's finite end where it is wide or unbounded in
     z) sends the fraction (m_i - L_i) / h of its mass up to L_(i+1), the rest to L_i. The
     top cell, unbounded in loss, is rounded down.
+
+    In law this is rounding each loss L of the cell up with probability u = (L - L_i) / h
+    (lowered in proportion by the margin): the error e = L~ - L then has mean <= 0 given
+    L and E[e^2 | L] <= h^2 (u (1 - u) + the lowering). Cells rounded down count with an
+    error of 0 instead, which is larger than theirs (see ``_lower_epsilon``).
+
+    Returns:
+      (balanced masses, an upper bound on E[e^2], an upper bound on -E[e]).
     """
     q, r = direction.rate, direction.mechanism.ratio
     low_z, high_z = np.minimum(z[:-1], z[1:]), np.maximum(z[:-1], z[1:])
@@ -414,21 +466,26 @@ def _balanced(direction, losses, z, cells, grid_width):
     start = np.maximum(start, end - _WIDE_SPAN)
     balanced = cells.copy()
     log_keep = math.log1p(-q) if q < 1.0 else -math.inf
-    for wide in (False, True):
-        index = np.flatnonzero(usable & ((width > _CELL_WIDEST) == wide))
+    spread, lowered = 0.0, 0.0
+    with np.errstate(invalid="ignore"):
+        kinds = [
+            (width <= _CELL_NARROW, _NARROW_NODES, _NARROW_WEIGHTS, 1),
+            ((width > _CELL_NARROW) & (width <= _CELL_WIDEST), _CELL_NODES, _CELL_WEIGHTS, 1),
+            (~(width <= _CELL_WIDEST), _CELL_NODES, _CELL_WEIGHTS, _WIDE_PANELS),
+        ]
+    for chosen, cell_nodes, cell_weights, panels in kinds:
+        index = np.flatnonzero(usable & chosen)
         if not index.size:
             continue
-        panels = _WIDE_PANELS if wide else 1
         span = (end[index] - start[index]) / panels
-        offsets = (np.arange(panels)[:, None] + _CELL_NODES[None, :]).ravel()
+        offsets = (np.arange(panels)[:, None] + cell_nodes[None, :]).ravel()
         nodes = start[index, None] + span[:, None] * offsets[None, :]
-        weights_1d = np.tile(_CELL_WEIGHTS, panels)[None, :]
+        weights_1d = np.tile(cell_weights, panels)[None, :]
         with np.errstate(divide="ignore", under="ignore"):
             remove_loss = np.logaddexp(log_keep, math.log(q) + r * nodes - r * r / 2.0)
+            # The remove side's density (1 - q) phi(z) + q phi(z - r) is phi(z) e^L.
             if isinstance(direction, subsampling.SubsampledRemove):
-                density = (1.0 - q) * np.exp(-nodes * nodes / 2.0) + q * np.exp(
-                    -((nodes - r) ** 2) / 2.0
-                )
+                density = np.exp(remove_loss - nodes * nodes / 2.0)
                 loss = remove_loss
             else:
                 density = np.exp(-nodes * nodes / 2.0)
@@ -436,12 +493,23 @@ def _balanced(direction, losses, z, cells, grid_width):
         weights = density * weights_1d
         total = weights.sum(axis=1)
         good = total > 0
-        mean = np.where(good, (weights * loss).sum(axis=1) / np.where(good, total, 1.0), 0.0)
-        up = np.clip((mean - losses[index]) / grid_width - _UP_MARGIN, 0.0, 1.0)
+        divisor = np.where(good, total, 1.0)
+        # u at each node, the position of its loss in the cell (0 at L_i, 1 at L_(i+1)).
+        position = np.clip((loss - losses[index, None]) / grid_width, 0.0, 1.0)
+        mean_position = np.where(good, (weights * position).sum(axis=1) / divisor, 0.0)
+        spread_in_cell = np.where(
+            good, (weights * position * (1.0 - position)).sum(axis=1) / divisor, 0.0
+        )
+        up = np.clip(mean_position - _UP_MARGIN, 0.0, 1.0)
         moved = cells[index] * np.where(good, up, 0.0)
         balanced[index] -= moved
         balanced[index + 1] += moved
-    return balanced
+        spread += float(np.dot(cells[index], spread_in_cell))
+        lowered += float(np.dot(cells[index], np.abs(mean_position - up)))
+    # E[e^2 | L] = h^2 (u (1 - u) + (u - p)(2u - 1)) for an up-probability p = lambda u:
+    # at most h^2 (u (1 - u) + (u - p)). A relative margin covers the quadrature.
+    variance = grid_width**2 * (spread + lowered) * (1.0 + _VARIANCE_MARGIN)
+    return balanced, variance, lowered
 
 
 # ----------------------------------------------------------------------------------------
@@ -480,11 +548,15 @@ def _log_mgf(losses, masses, sign):
 
 @functools.lru_cache(maxsize=64)
 def _row(rate, sigma, grid_width, side, pessimistic):
-    """One direction's one-step PLD (pessimistic: connect the dots; else rounded down)."""
-    step = _one_step(rate, sigma, grid_width, side)
+    """One direction's one-step PLD.
+
+    pessimistic: True for connect the dots, False for rounded down, "balanced" for the
+    mean-keeping rounding.
+    """
     if pessimistic is True:
-        distribution = step.pessimistic
+        distribution = _connect_the_dots_step(rate, sigma, grid_width, side)
     else:
+        step = _one_step(rate, sigma, grid_width, side)
         masses = step.optimistic if pessimistic is False else step.balanced
         keep = np.flatnonzero(masses > 0)
         first, last = (int(keep[0]), int(keep[-1])) if keep.size else (0, 0)
@@ -497,7 +569,34 @@ def _row(rate, sigma, grid_width, side, pessimistic):
             _TAIL_MASS,
         )
     losses, masses = distribution.losses, distribution.masses
+    if pessimistic == "balanced":
+        losses, masses = _spread(distribution, _MGF_SPREAD)
     return _Row(distribution, _log_mgf(losses, masses, 1.0), _log_mgf(losses, masses, -1.0))
+
+
+#: The lower bound's fine one-step PLD is spread onto a grid this many times coarser
+#: before its log moments are taken (``_spread``).
+_MGF_SPREAD = 16
+
+
+def _spread(distribution, factor):
+    """(losses, masses): the PLD rounded at random to the grid ``factor`` times coarser.
+
+    Each mass goes to its two coarse neighbours in the proportions that keep its mean: a
+    mean-preserving spread, so E[e^(t L)] can only grow (e^(t L) is convex) and a Chernoff
+    window from its moments, ``factor`` times cheaper, still holds for the fine PLD.
+    """
+    index = distribution.lowest_index + np.arange(distribution.masses.size)
+    below = np.floor_divide(index, factor)
+    up = (index - below * factor) / factor
+    start = int(below[0])
+    offsets = below - start
+    size = int(offsets[-1]) + 2
+    masses = np.bincount(
+        offsets, weights=distribution.masses * (1.0 - up), minlength=size
+    ) + np.bincount(offsets + 1, weights=distribution.masses * up, minlength=size)
+    losses = (start + np.arange(size)) * (factor * distribution.grid_width)
+    return losses, masses
 
 
 def _window(row, steps, tail):
@@ -540,7 +639,9 @@ def _compose(row_key, steps, nonnegative_only=False):
             raise ValueError(
                 f"steps must be fewer at this grid_width: {size} grid points after composing"
             )
-        composed = one.composed_window(steps, low, size)
+        # The optimistic side only subtracts the round-off: double precision at any
+        # length loses it a little tightness (the pessimistic side keeps long double).
+        composed = one.composed_window(steps, low, size, double=not pessimistic)
         infinity = (
             -math.expm1(steps * math.log1p(-one.infinity_mass)) if one.infinity_mass < 1 else 1.0
         )
@@ -551,6 +652,9 @@ def _compose(row_key, steps, nonnegative_only=False):
         infinity = min(infinity + size * noise + wrapped, 1.0)
         slack = 0.0
     else:
+        # The T-th power makes the transform's relative round-off about T times larger: T eps
+        # times the largest mass bounds it ~10 times over (measured against long double).
+        noise = max(noise, steps * float(np.finfo(composed.dtype).eps) * composed.max())
         composed -= noise
         np.maximum(composed, 0.0, out=composed)
         slack = wrapped
@@ -580,31 +684,79 @@ _RESULTS_KEPT = 256
 _COARSE = 10.0
 
 
-#: From this many steps on, the lower bound comes from mean-preserving rounding (error
-#: ~ h sqrt(T)) rather than from rounding down on h / 2 (error ~ T h / 4).
-_BALANCED_FROM = 1000
-#: The probability that the rounding errors of T steps add up beyond eta (Hoeffding).
-_ROUNDING_FAILURE = 1e-12
+#: The lower bound's mean-keeping grid is this many times finer than h (where its grids
+#: fit under ``_MAX_STEP_POINTS`` and ``_MAX_POINTS``; else it is h).
+_LOWER_REFINEMENT = 3
+#: The failure probabilities beta tried, as fractions of delta: each gives a lower bound
+#: epsilon~(delta + beta) - eta(beta), and the largest is kept.
+_FAILURE_FRACTIONS = np.array([1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 1e-4, 1e-6])
+
+
+def _rounding_eta(steps, grid_width, variance, bias, beta):
+    """The eta beyond which the T mean-keeping rounding errors add up with probability <= beta.
+
+    The smaller of two bounds on P[e'_1 + ... + e'_T >= eta] for errors with mean <= 0,
+    each within an interval of width h: Hoeffding's given the exact losses,
+    exp(-2 eta^2 / (T h^2)), and Bernstein's from their variance v <= ``variance``,
+    exp(-eta^2 / (2 (T v + b eta / 3))) with b = h (1 + bias) bounding e' - E[e'].
+    """
+    log_term = math.log(1.0 / beta)
+    hoeffding = grid_width * math.sqrt(steps * log_term / 2.0)
+    third = grid_width * (1.0 + bias) * log_term / 3.0
+    bernstein = third + math.sqrt(third * third + 2.0 * log_term * steps * variance)
+    return min(hoeffding, bernstein)
+
+
+def _lower_row(rate, sigma, steps, grid_width, side):
+    """The row key of the lower bound's mean-keeping one-step PLD: the finest grid that fits."""
+    _, (low, high) = _direction_range(rate, sigma, side)
+    fine = grid_width / _LOWER_REFINEMENT
+    if math.ceil(high / fine) - math.floor(low / fine) + 1 <= _MAX_STEP_POINTS:
+        key = (rate, sigma, fine, side, "balanced")
+        low_index, high_index = _window(_row(*key), steps, _WINDOW_TAIL)
+        if high_index - low_index + 1 <= _MAX_POINTS:
+            return key
+    return (rate, sigma, grid_width, side, "balanced")
+
+
+def _balanced_lower_epsilon(rate, sigma, steps, delta, grid_width, side):
+    """The lower bound from mean-keeping rounding (``_lower_epsilon``), best over beta."""
+    key = _lower_row(rate, sigma, steps, grid_width, side)
+    fine = key[2]
+    step = _one_step(rate, sigma, fine, side)
+    distribution, slack = _compose(key, steps, nonnegative_only=True)
+    betas = delta * _FAILURE_FRACTIONS
+    targets = delta + betas + slack
+    usable = (targets < 1.0) & (betas > 0.0)
+    if not usable.any():
+        return 0.0
+    shifted = np.asarray(distribution.epsilon_for_delta(targets[usable]), dtype=float)
+    moments = (step.rounding_variance, step.rounding_bias)
+    etas = np.array([_rounding_eta(steps, fine, *moments, beta) for beta in betas[usable]])
+    return max(float(np.max(shifted - etas)), 0.0)
 
 
 def _lower_epsilon(rate, sigma, steps, delta, grid_width, side):
     """A lower bound on one direction's exact epsilon.
 
-    Few steps: the PLD rounded down on a grid of h / 2 (its delta is never above the
-    exact one). Many steps: the PLD rounded to either end of each cell keeping the cell's
-    mean (``_balanced``). Its T rounding errors e_j = L~_j - L_j are independent, lie in
-    [-h, h] and have mean <= 0 given the cells, so P[sum e_j >= eta] <= beta for
-    eta = h sqrt(2 T ln(1 / beta)) (Hoeffding, as in Gopi, Lee & Wutschitz, "Numerical
-    composition of differential privacy", 2021). Off that event the composed loss S~ is
-    below S + eta, so delta~(epsilon + eta) <= delta(epsilon) + beta: any epsilon below
-    epsilon~(delta + beta) - eta has delta(epsilon) > delta.
+    Few steps (while T h / 4, the mean shift of rounding down on h / 2, is below eta): the
+    PLD rounded down on a grid of h / 2 (its delta is never above the exact one). Else the
+    PLD rounded to either end of each cell keeping the cell's mean (``_balanced``), on a
+    grid ``_LOWER_REFINEMENT`` times finer than h where it fits. In law that rounds each
+    step's exact loss L_j up or down at random with mean <= L_j: given all the L_j, the
+    errors e_j = L~_j - L_j are independent, have mean <= 0 and each takes one of two
+    values h apart; cells rounded down whole (the top one, and the mass dropped below the
+    grid) have e_j <= 0 and count as e'_j = 0 >= e_j. So P[sum e_j >= eta] <= beta for
+    ``_rounding_eta`` (Hoeffding's bound given the L_j, or Bernstein's with the errors'
+    variance, about h^2 / 6 against h^2 / 4 for Hoeffding's). Off that event the composed
+    loss S~ is below S + eta, and 1 - e^(epsilon - s) grows with s, so delta~(epsilon + eta)
+    <= delta(epsilon) + beta: any epsilon below epsilon~(delta + beta) - eta has
+    delta(epsilon) > delta. The bound holds for every beta; the best of a few is kept.
     """
-    if steps < _BALANCED_FROM:
+    fine = grid_width / _LOWER_REFINEMENT
+    if steps * grid_width / 4.0 <= fine * math.sqrt(steps * math.log(1e3 / delta) / 3.0):
         return _epsilon((rate, sigma, grid_width / 2.0, side, False), steps, delta)
-    beta = _ROUNDING_FAILURE
-    eta = grid_width * math.sqrt(2.0 * steps * math.log(1.0 / beta))
-    shifted = _epsilon((rate, sigma, grid_width, side, "balanced"), steps, delta + beta)
-    return max(shifted - eta, 0.0)
+    return _balanced_lower_epsilon(rate, sigma, steps, delta, grid_width, side)
 
 
 def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
@@ -617,9 +769,8 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
         _RESULTS.move_to_end(key)
         return _RESULTS[key]
     coarse = min(grid_width * _COARSE, 1.0)
-    fine = grid_width if steps >= _BALANCED_FROM else grid_width / 2.0
     for width, side in [(grid_width, "remove"), (coarse, "add")] + (
-        [] if pessimistic_only else [(fine, "remove")]
+        [] if pessimistic_only else [(grid_width / 2.0, "remove")]
     ):
         _grid_extent(rate, sigma, width, side)
     upper = _epsilon((rate, sigma, grid_width, "remove", True), steps, delta)
@@ -642,6 +793,7 @@ def _bracket(rate, sigma, steps, delta, grid_width, pessimistic_only):
 def _clear_caches():
     """Forget every cached one-step PLD, its transforms and every result (for cold benchmarks)."""
     _direction_range.cache_clear()
+    _connect_the_dots_step.cache_clear()
     _one_step.cache_clear()
     _row.cache_clear()
     clear_spectrum_cache()

@@ -568,6 +568,41 @@ def test_bracket_transform_matches_separate_compositions():
                 assert ours.pessimistic == reference.pessimistic
 
 
+def test_a_move_of_k_reuses_one_releases_transform_and_gives_the_same_bracket(monkeypatch):
+    # One Laplace release's two grid PLDs are kept, and their two-row transform from the
+    # second bracket at a length on: then a bracket for another k takes no forward
+    # transform, and gives bit for bit what a bracket from nothing gives.
+    import sys
+
+    pair, grid_width, ks = privacy_loss.laplace(10.0), 1e-3, (100, 99, 7)
+    fresh = {}
+    for k in ks:
+        composition._ONE_RELEASE_BRACKETS.clear()
+        fresh[k] = composition.pld_bracket(pair, k, grid_width, connect_dots=True)
+    for k in ks + ks:
+        composition.pld_bracket(pair, k, grid_width, connect_dots=True)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a forward transform was taken again")
+
+    monkeypatch.setattr(sys.modules["dplearn.composition._fft"], "transform", refuse)
+    for k in (99, 100, 7, 100):
+        kept = composition.pld_bracket(pair, k, grid_width, connect_dots=True)
+        for ours, reference in zip(
+            (kept.optimistic, kept.pessimistic),
+            (fresh[k].optimistic, fresh[k].pessimistic),
+            strict=True,
+        ):
+            assert ours.lowest_index == reference.lowest_index
+            np.testing.assert_array_equal(ours.masses, reference.masses)
+            assert ours.infinity_mass == reference.infinity_mass
+    monkeypatch.undo()
+    # Another release builds its own.
+    kept_before = len(composition._ONE_RELEASE_BRACKETS)
+    composition.pld_bracket(privacy_loss.laplace(5.0), 100, grid_width, connect_dots=True)
+    assert len(composition._ONE_RELEASE_BRACKETS) == kept_before + 1
+
+
 # ----------------------------------------------------------------------------------------
 # dp_accounting as an oracle
 # ----------------------------------------------------------------------------------------

@@ -80,6 +80,7 @@ from dplearn.composition.groups import (
     parallel_composition,
 )
 from dplearn.composition.law import Lattice, LossLaw
+from dplearn.composition.pld import ONE_RELEASE_BRACKETS as _one_release_brackets
 from dplearn.composition.pld import (
     PLD_MAX_POINTS,
     PLDBracket,
@@ -141,3 +142,4 @@ __all__ = [
 _PIECES = _laplace.PIECES
 _compose_cached = exact._compose_cached
 _WORKSPACE = _fft.WORKSPACE
+_ONE_RELEASE_BRACKETS = _one_release_brackets

@@ -21,7 +21,9 @@ on round-off below hold for all of them. The tricks, and why each is safe:
   eps log2(n) times its largest entry; from ``EXTENDED_FROM`` on, in double, it would rival
   the bracket's width on fine grids, so those lengths are transformed in long double
   (machine eps 2^-63 on x86, against 2^-52). Shorter ones stay in double, about 3x faster.
-  ``round_off`` reads eps from the output's own type, so the bound holds either way.
+  ``round_off`` reads eps from the output's own type, so the bound holds either way; an
+  optimistic caller, whose bound only loses a little tightness to a larger round-off, may
+  ask for double at any length (``double``).
 - Integer powers (``integer_power``). z^k by repeated squaring takes about 2 log2(k)
   complex multiplications and no logarithm or exponential per entry (as a complex pow
   does); its round-off shows in the inverse transform's output, where ``round_off``
@@ -36,9 +38,10 @@ on round-off below hold for all of them. The tricks, and why each is safe:
   bracket go through one transform of a two-row array: each row takes exactly the
   arithmetic of a separate transform, so the same round-off bound holds, and one batched
   transform is ~1.5x faster than two (pocketfft runs both rows through its vector lanes
-  together). The work arrays are kept per thread (``WORKSPACE``, a ``threading.local``:
-  two threads never share one) up to ``WORKSPACE_MAX_LENGTH``, so that repeated brackets
-  fault in no fresh pages of memory; longer ones are allocated each time.
+  together); its transform does not depend on k and can be kept for the next (``kept``).
+  The work arrays are kept per thread (``WORKSPACE``, a ``threading.local``: two threads
+  never share one) up to ``WORKSPACE_MAX_LENGTH``, so that repeated brackets fault in no
+  fresh pages of memory; longer ones are allocated each time.
 
 numpy's pocketfft runs single-threaded and writes into a given ``out`` array.
 
@@ -117,20 +120,22 @@ def extended(length):
     return length >= EXTENDED_FROM
 
 
-def transform(masses, length, out=None):
+def transform(masses, length, out=None, double=False):
     """The real FFT of masses (rows on the last axis), zero-padded to ``length``.
 
-    Taken in the precision that length needs (``extended``).
+    Taken in the precision that length needs (``extended``), or in double.
 
     Args:
       masses: a real array, one PLD's masses per row.
       length: the transform length, at least the last axis of ``masses``.
       out: a complex array of length // 2 + 1 on the last axis to write into, or None.
+      double: take it in double at any length (for a caller whose bound tolerates the
+        larger round-off that ``round_off`` then reports).
 
     Returns:
       The transform (``out`` if given).
     """
-    dtype = np.longdouble if extended(length) else np.float64
+    dtype = np.longdouble if extended(length) and not double else np.float64
     return np.fft.rfft(masses.astype(dtype, copy=False), length, out=out)
 
 
@@ -148,7 +153,7 @@ def inverse(spectrum, length=None, out=None):
     return np.fft.irfft(spectrum, length, out=out)
 
 
-def kept_transform(masses, kept, length):
+def kept_transform(masses, kept, length, double=False):
     """The transform of ``masses`` at ``length``, kept in ``kept`` for the next call.
 
     Only the last ``SPECTRA_KEPT`` transforms taken are kept, over all PLDs: each may be
@@ -156,30 +161,32 @@ def kept_transform(masses, kept, length):
 
     Args:
       masses: one PLD's masses.
-      kept: that PLD's dict of kept transforms, by length (updated here).
+      kept: that PLD's dict of kept transforms, by length and precision (updated here).
       length: the transform length.
+      double: as for ``transform``.
 
     Returns:
       The read-only transform.
     """
-    if length not in kept:
-        spectrum = transform(masses, length)
+    key = (length, double)
+    if key not in kept:
+        spectrum = transform(masses, length, double=double)
         spectrum.flags.writeable = False
-        kept[length] = spectrum
+        kept[key] = spectrum
         with _SPECTRA_LOCK:
-            _SPECTRA_ORDER.append((kept, length))
+            _SPECTRA_ORDER.append((kept, key))
             while len(_SPECTRA_ORDER) > SPECTRA_KEPT:
-                oldest, oldest_length = _SPECTRA_ORDER.popleft()
-                oldest.pop(oldest_length, None)
-    return kept[length]
+                oldest, oldest_key = _SPECTRA_ORDER.popleft()
+                oldest.pop(oldest_key, None)
+    return kept[key]
 
 
 def forget_spectra():
     """Drop every kept transform of every PLD (for cold benchmarks)."""
     with _SPECTRA_LOCK:
         while _SPECTRA_ORDER:
-            kept, length = _SPECTRA_ORDER.popleft()
-            kept.pop(length, None)
+            kept, key = _SPECTRA_ORDER.popleft()
+            kept.pop(key, None)
 
 
 def integer_power(values, k, out=None):
@@ -232,7 +239,7 @@ def round_off(masses):
     )
 
 
-def self_compose_rows(rows, k, length):
+def self_compose_rows(rows, k, length, kept=None):
     """The k-fold cyclic self-convolution of each of two rows, by one batched transform.
 
     Only for lengths transformed in double (``extended`` false). The result is a work
@@ -242,16 +249,31 @@ def self_compose_rows(rows, k, length):
       rows: two (start, masses) pairs: each row's masses, placed from index start.
       k: the number of compositions, an int >= 1.
       length: the transform length, at least the k-fold support of each row.
+      kept: the rows' dict of kept transforms by length, or None. Updated here: the
+        first call at a length marks it (None), the second keeps a read-only copy of the
+        transform for the next k (a single bracket copies nothing).
 
     Returns:
       A (2, length) array of the composed masses of each row.
     """
     padded, spectrum, power, output = _workspace(length)
-    padded.fill(0.0)
-    for row, (start, masses) in zip(padded, rows, strict=True):
-        row[start : start + masses.size] = masses
-    # The transforms write into the given arrays: no fresh pages to fault in on every call.
-    transform(padded, length, out=power)
+    if kept is not None and kept.get(length) is not None:
+        np.copyto(power, kept[length])
+    else:
+        # padded is all zeros between calls: each call zeroes what it wrote, whatever
+        # happens. The transforms write into the given arrays: no fresh pages to fault in
+        # on every call.
+        try:
+            for row, (start, masses) in zip(padded, rows, strict=True):
+                row[start : start + masses.size] = masses
+            transform(padded, length, out=power)
+        finally:
+            for row, (start, masses) in zip(padded, rows, strict=True):
+                row[start : start + masses.size] = 0.0
+        if kept is not None:
+            kept[length] = power.copy() if length in kept else None
+            if kept[length] is not None:
+                kept[length].flags.writeable = False
     integer_power(power, k, out=spectrum)
     inverse(spectrum, length, out=output)
     return output
@@ -264,7 +286,7 @@ def _workspace(length):
         return kept
     half = length // 2 + 1
     arrays = (
-        np.empty((2, length)),
+        np.zeros((2, length)),
         np.empty((2, half), dtype=complex),
         np.empty((2, half), dtype=complex),
         np.empty((2, length)),

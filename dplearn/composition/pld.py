@@ -312,7 +312,7 @@ class PrivacyLossDistribution:
         self.pessimistic = bool(pessimistic)
         self.tail_mass = float(tail_mass)
         self._lattice_cache = None
-        self._spectra = {}  # transforms kept for ``composed_window``, by length
+        self._spectra = {}  # transforms kept for ``composed_window``, by length and precision
 
     @property
     def _lattice(self):
@@ -419,7 +419,7 @@ class PrivacyLossDistribution:
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
         return self._truncated(k * self.lowest_index, masses, infinity)
 
-    def composed_window(self, k, first, size, *, keep_transform=True):
+    def composed_window(self, k, first, size, *, keep_transform=True, double=False):
         """The masses of the k-fold composition at grid indices first .. first + size - 1.
 
         One transform, its k-th power, one inverse transform, of a length of at least
@@ -435,6 +435,9 @@ class PrivacyLossDistribution:
           size: the number of points of the window.
           keep_transform: keep this PLD's transform for the next call (a slider that
             changes k asks for it again).
+          double: transform in double at any length (``_fft.transform``): for a caller
+            whose bound tolerates the larger round-off (an optimistic one, which only
+            loses a little tightness by subtracting it).
 
         Returns:
           The ``size`` masses, an array of floats (long doubles for long transforms).
@@ -444,9 +447,9 @@ class PrivacyLossDistribution:
         few = keep_transform
         length = max(_fft.fft_length(size, few=few), _fft.fft_length(self.masses.size, few=few))
         if keep_transform:
-            spectrum = _fft.kept_transform(self.masses, self._spectra, length).copy()
+            spectrum = _fft.kept_transform(self.masses, self._spectra, length, double).copy()
         else:
-            spectrum = _fft.transform(self.masses, length)
+            spectrum = _fft.transform(self.masses, length, double=double)
         composed = _fft.inverse(_fft.integer_power(spectrum, k), length)
         # Index j of the composed law sits at position (j - k lowest_index) mod length.
         start = (first - k * self.lowest_index) % length
@@ -624,18 +627,40 @@ def pld_bracket(pair, k, grid_width, *, tail_mass=1e-15, connect_dots=False):
     k = checked_k(k)
     grid_width, tail_mass = _pld_options(grid_width, True, tail_mass, connect_dots)
     law = _single_release_law(pair)
-    optimistic = _rounded(law, grid_width, False, tail_mass, False)
-    pessimistic = _rounded(law, grid_width, True, tail_mass, connect_dots)
-    return PLDBracket(*_self_compose_both(optimistic, pessimistic, k))
+    key = None
+    if isinstance(law, _OneLaplace):
+        key = (law.epsilon0, grid_width, tail_mass, bool(connect_dots))
+    kept = ONE_RELEASE_BRACKETS.get(key) if key is not None else None
+    if kept is None:
+        kept = (
+            _rounded(law, grid_width, False, tail_mass, False),
+            _rounded(law, grid_width, True, tail_mass, connect_dots),
+            {},
+        )
+        if key is not None:
+            ONE_RELEASE_BRACKETS[key] = kept
+            while len(ONE_RELEASE_BRACKETS) > ONE_RELEASE_KEPT:
+                ONE_RELEASE_BRACKETS.pop(next(iter(ONE_RELEASE_BRACKETS)))
+    optimistic, pessimistic, spectra = kept
+    return PLDBracket(*_self_compose_both(optimistic, pessimistic, k, spectra))
 
 
-def _self_compose_both(optimistic, pessimistic, k):
+#: One Laplace release's two grid PLDs and their two-row transforms (by length), kept for
+#: the next bracket of the same release and grid (a slider that moves k), the latest
+#: ``ONE_RELEASE_KEPT`` of them: a dict, cleared for cold benchmarks.
+ONE_RELEASE_BRACKETS = {}
+ONE_RELEASE_KEPT = 8
+
+
+def _self_compose_both(optimistic, pessimistic, k, spectra=None):
     """Both PLDs of a bracket composed k times, by one transform of a two-row array.
 
     Set on one common grid (zeros where one PLD has no point), the two rows go through
     the same arithmetic as two separate ``self_compose`` calls (``_fft.self_compose_rows``
     says why that is sound and faster); lengths past the one-shot limit or transformed in
-    long double take two ``self_compose`` calls.
+    long double take two ``self_compose`` calls. ``spectra`` (a dict by length, or None)
+    keeps the two-row transform for the next k: the transform of one release does not
+    depend on k, only the power and the inverse transform do.
     """
     if k == 1:
         return optimistic, pessimistic
@@ -653,7 +678,7 @@ def _self_compose_both(optimistic, pessimistic, k):
         return optimistic.self_compose(k), pessimistic.self_compose(k)
     both = (optimistic, pessimistic)
     rows = [(distribution.lowest_index - lowest, distribution.masses) for distribution in both]
-    composed = _fft.self_compose_rows(rows, k, length)
+    composed = _fft.self_compose_rows(rows, k, length, kept=spectra)
     return tuple(
         distribution._truncated(
             k * lowest,
