@@ -5,9 +5,9 @@ lesson runs top to bottom in a fresh kernel (one kernel at a time, as the suite 
 them), then every slider and choice of the page is moved once (to halfway between its
 value and the far end of its range, or to the next option), as a learner would, and
 every figure is drawn once more (an ipympl figure is painted when a browser asks for
-it; no browser asks here). The kernel reports its own peak resident memory
-(``getrusage``'s ``ru_maxrss``), after the run and after the moves, and what it still
-holds at the end (its resident memory, what an idle open lesson costs until it is
+it; no browser asks here). The kernel reports its own peak resident memory (``VmHWM``
+of /proc, or ``getrusage``'s ``ru_maxrss``), after the run and after the moves, and what it
+still holds at the end (its resident memory, what an idle open lesson costs until it is
 culled). The server's memory is that of a JupyterLab server (the process a hub starts
 for each learner; kernels are processes of their own) after it has served JupyterLab's
 page, the notebooks' listing and the contents page and lesson 00 as Voilà pages: its
@@ -53,9 +53,16 @@ MARKER = "DPLEARN-MEMORY "
 PEAK_CELL = f"""
 import json as _json, resource as _resource, sys as _sys
 def _dplearn_memory():
-    # ru_maxrss is in kibibytes on Linux, in bytes on macOS.
-    unit = 1 if _sys.platform == "darwin" else 1024
-    peak = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * unit
+    # On Linux /proc's VmHWM, which starts afresh with the kernel's program (ru_maxrss
+    # would keep the peak of the process that started the kernel); else ru_maxrss, in
+    # bytes on macOS.
+    try:
+        with open("/proc/self/status") as status:
+            lines = [line for line in status if line.startswith("VmHWM:")]
+        peak = int(lines[0].split()[1]) * 1024
+    except (OSError, IndexError):
+        unit = 1 if _sys.platform == "darwin" else 1024
+        peak = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * unit
     try:
         import psutil
         resident = psutil.Process().memory_info().rss

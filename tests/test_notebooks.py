@@ -60,12 +60,21 @@ def widget_outputs(nb):
             yield model_id, outputs
 
 
-#: Run after a lesson's last cell, in its kernel: the kernel's peak resident memory, in bytes
-#: (ru_maxrss counts kibibytes on Linux, bytes on macOS).
+#: Run after a lesson's last cell, in its kernel: the kernel's peak resident memory, in bytes.
+#: On Linux that is /proc's VmHWM, which starts afresh with the kernel's program:
+#: ru_maxrss would keep the peak of the test process that started the kernel. Elsewhere
+#: ru_maxrss (in bytes on macOS).
 PEAK_MEMORY_CELL = """
-import resource as _resource, sys as _sys
-_unit = 1 if _sys.platform == "darwin" else 1024
-print(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * _unit)
+def _dplearn_peak():
+    import resource, sys
+    try:
+        with open("/proc/self/status") as status:
+            lines = [line for line in status if line.startswith("VmHWM:")]
+        return int(lines[0].split()[1]) * 1024
+    except (OSError, IndexError):
+        unit = 1 if sys.platform == "darwin" else 1024
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+print(_dplearn_peak())
 """
 
 
