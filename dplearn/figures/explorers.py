@@ -162,7 +162,7 @@ class LayeredFigure(Figure):
 
         Args:
           axes: the axes whose limits changed.
-          which: "x", "y" or "xy", the axes' axes whose limits changed.
+          which: "x", "y" or "xy": the axis, or both, whose limits changed.
         """
         for name in which:
             group = axes.get_shared_x_axes() if name == "x" else axes.get_shared_y_axes()
@@ -295,8 +295,11 @@ class LayeredFigure(Figure):
         return not _overlap(self._repainted_extents(renderer, following), beside)
 
     def _frame_extents(self, renderer, following):
-        """Where the frame paints beside the following axes: their legends and titles,
-        the figure's own legends and texts, and the other axes whole."""
+        """Where the frame paints beside the following axes (boxes in display pixels).
+
+        That is their legends and titles, the figure's own legends and texts, and the
+        other axes whole.
+        """
         artists = [*self.legends, *self.texts]
         for axes in following:
             artists += [a for a in axes.get_children() if isinstance(a, Legend)]
