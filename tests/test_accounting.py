@@ -234,14 +234,14 @@ def test_one_engine_transforms_every_pld():
 # The lower end: a true lower bound, as narrow as prv_accountant's +-0.01
 # ----------------------------------------------------------------------------------------
 
-ISSUE_RUN = (RATE, 1.1, 14063, 1e-5)
+LESSON_11_RUN = (RATE, 1.1, 14063, 1e-5)
 
 
 def test_the_lower_end_is_within_two_hundredths_of_the_upper_one():
     # Lesson 11's 60 epochs: the pessimistic end is dp_sgd_epsilon's value, unchanged, and
     # the lower end (mean-keeping rounding on h / 3, Bernstein's eta) lies within 0.02.
-    bracket = accounting.dp_sgd_bracket(*ISSUE_RUN)
-    assert bracket.pessimistic == accounting.dp_sgd_epsilon(*ISSUE_RUN)
+    bracket = accounting.dp_sgd_bracket(*LESSON_11_RUN)
+    assert bracket.pessimistic == accounting.dp_sgd_epsilon(*LESSON_11_RUN)
     assert bracket.pessimistic == pytest.approx(2.3817790, abs=5e-8)
     assert 0.0 < bracket.width <= 0.02
     assert bracket.width == bracket.pessimistic - bracket.optimistic
@@ -384,19 +384,19 @@ def test_dp_accountings_pessimistic_value_lies_in_the_bracket():
     import dp_accounting
 
     logging.getLogger().setLevel(logging.ERROR)
-    rate, sigma, steps, delta = ISSUE_RUN
+    rate, sigma, steps, delta = LESSON_11_RUN
     event = dp_accounting.PoissonSampledDpEvent(rate, dp_accounting.GaussianDpEvent(sigma))
     pld = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-4)
     pld.compose(event, steps)
     theirs = pld.get_epsilon(delta)  # 2.3817788
-    bracket = accounting.dp_sgd_bracket(*ISSUE_RUN)
+    bracket = accounting.dp_sgd_bracket(*LESSON_11_RUN)
     # Within ours up to round-off (the two pessimistic values differ by 1e-7 relative).
     assert bracket.optimistic <= theirs <= bracket.pessimistic * (1 + 1e-6)
 
 
 def test_prv_accountants_interval_overlaps_the_bracket():
     prv_accountant = pytest.importorskip("prv_accountant")
-    rate, sigma, steps, delta = ISSUE_RUN
+    rate, sigma, steps, delta = LESSON_11_RUN
     accountant = prv_accountant.PRVAccountant(
         prvs=prv_accountant.PoissonSubsampledGaussianMechanism(
             noise_multiplier=sigma, sampling_probability=rate
@@ -406,7 +406,7 @@ def test_prv_accountants_interval_overlaps_the_bracket():
         delta_error=delta / 1000,
     )
     low, estimate, high = accountant.compute_epsilon(delta=delta, num_self_compositions=[steps])
-    bracket = accounting.dp_sgd_bracket(*ISSUE_RUN)
+    bracket = accounting.dp_sgd_bracket(*LESSON_11_RUN)
     assert low <= bracket.pessimistic and bracket.optimistic <= high
     # The same epsilon to the 0.01 prv_accountant promises, with a narrower interval.
     assert abs(estimate - bracket.pessimistic) <= 0.01
