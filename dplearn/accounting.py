@@ -359,14 +359,18 @@ def _direction_range(rate, sigma, side):
     return direction, _loss_range(direction, _TAIL_MASS)
 
 
+def _step_indices(rate, sigma, grid_width, side):
+    """(lowest, highest) grid indices that hold one step's loss range, unchecked."""
+    _, (low, high) = _direction_range(rate, sigma, side)
+    return int(math.floor(low / grid_width)), int(math.ceil(high / grid_width))
+
+
 def _grid_extent(rate, sigma, grid_width, side):
     """(lowest, highest) grid indices of one step; a ValueError if too many.
 
     Checked for every grid a bracket needs before any is built, so that refusing is quick.
     """
-    _, (low, high) = _direction_range(rate, sigma, side)
-    lowest = int(math.floor(low / grid_width))
-    highest = int(math.ceil(high / grid_width))
+    lowest, highest = _step_indices(rate, sigma, grid_width, side)
     if highest - lowest + 1 > _MAX_STEP_POINTS:
         raise ValueError(
             f"grid_width must be larger for this noise_multiplier: {highest - lowest + 1} "
@@ -709,9 +713,9 @@ def _rounding_eta(steps, grid_width, variance, bias, beta):
 
 def _lower_row(rate, sigma, steps, grid_width, side):
     """The row key of the lower bound's mean-keeping one-step PLD: the finest grid that fits."""
-    _, (low, high) = _direction_range(rate, sigma, side)
     fine = grid_width / _LOWER_REFINEMENT
-    if math.ceil(high / fine) - math.floor(low / fine) + 1 <= _MAX_STEP_POINTS:
+    lowest, highest = _step_indices(rate, sigma, fine, side)
+    if highest - lowest + 1 <= _MAX_STEP_POINTS:
         key = (rate, sigma, fine, side, "balanced")
         low_index, high_index = _window(_row(*key), steps, _WINDOW_TAIL)
         if high_index - low_index + 1 <= _MAX_POINTS:
