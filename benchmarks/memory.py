@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from dplearn.exercises import grade  # noqa: E402
 from tests.test_browser import Server, free_port  # noqa: E402 - the tests' server set-up
 from tests.test_deploy import byte_size  # noqa: E402 - the chart's memory sizes, as JupyterHub
+from tests.test_notebooks import PEAK_FUNCTION  # noqa: E402 - a kernel's own peak, as the suite
 
 MIB = 1024 * 1024
 DEPLOY = ROOT / "deploy" / "z2jh"
@@ -50,19 +51,10 @@ DEPLOY = ROOT / "deploy" / "z2jh"
 MARKER = "DPLEARN-MEMORY "
 
 #: Run in the lesson's kernel after its last cell: the peak so far.
-PEAK_CELL = f"""
-import json as _json, resource as _resource, sys as _sys
+PEAK_CELL = f"""{PEAK_FUNCTION}
+import json as _json
 def _dplearn_memory():
-    # On Linux /proc's VmHWM, which starts afresh with the kernel's program (ru_maxrss
-    # would keep the peak of the process that started the kernel); else ru_maxrss, in
-    # bytes on macOS.
-    try:
-        with open("/proc/self/status") as status:
-            lines = [line for line in status if line.startswith("VmHWM:")]
-        peak = int(lines[0].split()[1]) * 1024
-    except (OSError, IndexError):
-        unit = 1 if _sys.platform == "darwin" else 1024
-        peak = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * unit
+    peak = _dplearn_peak()
     try:
         import psutil
         resident = psutil.Process().memory_info().rss

@@ -60,11 +60,11 @@ def widget_outputs(nb):
             yield model_id, outputs
 
 
-#: Run after a lesson's last cell, in its kernel: the kernel's peak resident memory, in bytes.
-#: On Linux that is /proc's VmHWM, which starts afresh with the kernel's program:
+#: Defines, in a lesson's kernel, _dplearn_peak(): the kernel's peak resident memory, in
+#: bytes. On Linux that is /proc's VmHWM, which starts afresh with the kernel's program:
 #: ru_maxrss would keep the peak of the test process that started the kernel. Elsewhere
-#: ru_maxrss (in bytes on macOS).
-PEAK_MEMORY_CELL = """
+#: ru_maxrss (in bytes on macOS). benchmarks/memory.py reads the peak the same way.
+PEAK_FUNCTION = """
 def _dplearn_peak():
     import resource, sys
     try:
@@ -74,8 +74,9 @@ def _dplearn_peak():
     except (OSError, IndexError):
         unit = 1 if sys.platform == "darwin" else 1024
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
-print(_dplearn_peak())
 """
+#: Run after a lesson's last cell, in its kernel: prints the kernel's peak, in bytes.
+PEAK_MEMORY_CELL = PEAK_FUNCTION + "print(_dplearn_peak())\n"
 
 
 def run(path):
