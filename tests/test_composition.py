@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import warnings
 
 import mpmath as mp
@@ -986,3 +987,88 @@ def test_the_bracket_at_a_fine_grid():
     assert low <= exact <= high
     assert low == pytest.approx(4.2203249647, abs=1e-9)
     assert high == pytest.approx(4.2203473256, abs=1e-9)
+
+
+# ----------------------------------------------------------------------------------------
+# Windows shorter than the k-fold support
+# ----------------------------------------------------------------------------------------
+
+
+def _composed_by_convolution(masses, k):
+    """The k-fold composition by direct sums of products (positive terms: no cancellation)."""
+    composed = np.array([1.0])
+    for _ in range(k):
+        composed = np.convolve(composed, masses)
+    return composed
+
+
+@pytest.mark.parametrize(
+    ("pair", "grid_width", "k"),
+    [
+        (privacy_loss.laplace(10.0), 1e-2, 60),
+        (privacy_loss.gaussian(1.0), 5e-2, 30),
+        (privacy_loss.discrete_laplace(3.0, 2), 1e-2, 40),
+        (privacy_loss.laplace(1.0), 2e-2, 25),
+    ],
+    ids=["laplace", "gaussian", "discrete_laplace", "laplace_wide"],
+)
+@pytest.mark.parametrize("pessimistic", [False, True])
+def test_the_chernoff_window_leaves_at_most_outside_beyond_each_end(
+    pair, grid_width, k, pessimistic
+):
+    from dplearn.composition import _tails
+
+    masses = composition.pld(pair, grid_width, pessimistic=pessimistic).masses
+    composed = _composed_by_convolution(masses, k)
+    for outside in (1e-4, 1e-9, 1e-15, 1e-18):
+        low, high = _tails.composed_window(masses, k, outside)
+        assert 0 <= low <= high <= composed.size - 1
+        assert composed[:low].sum() <= outside
+        assert composed[high + 1 :].sum() <= outside
+        # Not the whole support for nothing: a twentieth narrower at its lower end, the
+        # window leaves more than outside below it where the bound is not at the support.
+        if outside == 1e-4:
+            assert composed[: low + (high - low) // 20].sum() > 0.1 * outside
+    # Rows in one call give each row's window.
+    rows = np.stack([masses, masses[::-1]])
+    assert _tails.composed_window(rows, k, 1e-9) == [
+        _tails.composed_window(masses, k, 1e-9),
+        _tails.composed_window(masses[::-1].copy(), k, 1e-9),
+    ]
+    # A law of one point is composed on its whole (one-point) support.
+    assert _tails.composed_window(np.array([1.0]), k, 1e-9) == (0, 0)
+
+
+def test_a_window_that_wraps_mass_around_keeps_the_bracket_sound(monkeypatch):
+    # With a million times more mass allowed outside the window than the lessons allow
+    # (more than the tails cut), the mass the shorter transform wraps into it is far above
+    # round-off and the cuts: both ends must still hold the exact delta.
+    pld_module = sys.modules["dplearn.composition.pld"]
+    pair, k, grid_width, tail_mass = privacy_loss.laplace(10.0), 100, 1e-3, 1e-15
+    exact = composition.compose(pair, k)
+    epsilon = np.linspace(0.0, 9.5, 96)
+    monkeypatch.setattr(pld_module, "_OUTSIDE_FRACTION", 1e6)
+    composition._ONE_RELEASE_BRACKETS.clear()
+    single = composition.pld(pair, grid_width, pessimistic=False, tail_mass=tail_mass)
+    ((start, count, outside),) = pld_module._windows([single], k)
+    assert outside == 1e-9 and count < 0.8 * (k * (single.masses.size - 1) + 1)
+    bracket = composition.pld_bracket(pair, k, grid_width, tail_mass=tail_mass)
+    low, high = bracket.delta(epsilon)
+    assert np.all(low <= exact.delta(epsilon) * (1 + 1e-12))
+    assert np.all(exact.delta(epsilon) <= high * (1 + 1e-12))
+    composition._ONE_RELEASE_BRACKETS.clear()
+
+
+def test_the_lessons_bracket_takes_a_window_shorter_than_its_support():
+    pld_module = sys.modules["dplearn.composition.pld"]
+    pair, k, grid_width = privacy_loss.laplace(10.0), 100, 1e-3
+    both = [
+        composition.pld(pair, grid_width, pessimistic=False),
+        composition.pld(pair, grid_width, connect_dots=True),
+    ]
+    windows = pld_module._windows(both, k)
+    support = k * (both[0].masses.size - 1) + 1
+    for start, count, outside in windows:
+        assert count < 0.85 * support and outside == 1e-18
+        assert 0 <= start <= support - count
+    assert windows[0][1] == windows[1][1]  # one two-row transform

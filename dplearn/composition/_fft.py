@@ -9,7 +9,9 @@ on round-off below hold for all of them. The tricks, and why each is safe:
 
 - Transform lengths (``fft_length``). A cyclic convolution of a length at least the
   support of the result equals the linear one, and zero padding to a longer length
-  changes nothing but the round-off (which ``round_off`` bounds). So any length will do,
+  changes nothing but the round-off (which ``round_off`` bounds). (A shorter length
+  wraps the mass outside its window into it: ``pld`` takes one only where ``_tails``
+  bounds that mass, and accounts for it.) So any length will do,
   and we take one whose factors are 2, 3 and 5 only, the lengths the FFT runs fastest at.
   A transform kept for many k is taken at one of few lengths (``few``), so that one serves
   every neighbouring k whose support fits.
@@ -51,6 +53,7 @@ Taught in: 09-count-privacy-with-an-accountant.ipynb
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import threading
 
@@ -87,6 +90,7 @@ _SPECTRA_ORDER = collections.deque()
 _SPECTRA_LOCK = threading.Lock()
 
 
+@functools.lru_cache(maxsize=1024)
 def fft_length(size, few=False):
     """A fast transform length at least ``size``.
 
