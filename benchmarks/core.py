@@ -32,6 +32,22 @@ def best_of(function, repeat=7, number=3):
     return min(times)
 
 
+def best_over(function, seconds=0.4, least=20):
+    """Best time of single calls made for at least ``seconds`` (and ``least`` calls).
+
+    For two libraries compared by a ratio: each is sampled over the same wall time, so
+    that the faster one has as many chances of a quiet moment on a shared machine as the
+    slower one (a fixed number of calls would sample it over a twentieth of the time).
+    """
+    times = []
+    started = time.perf_counter()
+    while len(times) < least or time.perf_counter() - started < seconds:
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def bare_gaussian_delta(epsilons, sigma):
     """The textbook expression, vectorised, with no care for tails: the speed baseline."""
     r = 1.0 / sigma
@@ -115,8 +131,9 @@ def composition_benchmarks():
         k = releases - next(moves) % 2
         return composition.pld_bracket(pair, k, grid_width, connect_dots=True)
 
-    # Best of many single runs for both libraries: the least disturbed by other load.
-    ours = best_of(with_dplearn, repeat=20, number=1)
+    # Best of single runs over the same wall time for both libraries: the least disturbed
+    # by other load.
+    ours = best_over(with_dplearn)
     bracket = with_dplearn()
     queries = np.array([0.5, 1.0, 2.0, 3.0, 4.0])
     our_width = np.asarray(bracket.width(queries))
@@ -143,7 +160,7 @@ def composition_benchmarks():
             for pessimistic in (False, True)
         ]
 
-    theirs = best_of(with_dp_accounting, repeat=20, number=1)
+    theirs = best_over(with_dp_accounting)
     optimistic, pessimistic = with_dp_accounting()
     their_width = np.asarray(pessimistic.get_delta_for_epsilon(queries)) - np.asarray(
         optimistic.get_delta_for_epsilon(queries)
@@ -154,7 +171,7 @@ def composition_benchmarks():
         f"dp_accounting, the same two PLDs: {theirs * 1e3:.1f} ms, dplearn is {ratio:.1f}x "
         f"faster (goal >= 20x): {verdict(ratio >= 20.0)}"
     )
-    moved = best_of(k_slider_move, repeat=20, number=1)
+    moved = best_over(k_slider_move)
     print(
         f"  (dplearn on a move of k, one release's PLDs and transform kept: {moved * 1e3:.2f} "
         f"ms, {theirs / moved:.1f}x faster)"
@@ -165,7 +182,7 @@ def composition_benchmarks():
         composition._WORKSPACE.__dict__.clear()
         return with_dplearn()
 
-    fresh = best_of(with_fresh_work_arrays, repeat=20, number=1)
+    fresh = best_over(with_fresh_work_arrays)
     print(
         f"  (dplearn with fresh work arrays each time: {fresh * 1e3:.2f} ms, "
         f"{theirs / fresh:.1f}x faster)"

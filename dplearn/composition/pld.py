@@ -170,18 +170,18 @@ def _rounded(law, grid_width, pessimistic, tail_mass, connect_dots):
         return _connect_the_dots(law, grid_width, tail_mass)
     low, high = law.continuous_range(tail_mass)
     values, atom_masses = law.loss_atoms
-    points = [values]
-    if np.isfinite(low):
-        points.append(np.array([low, high]))
-    points = np.concatenate(points)
-    lowest = int(math.floor(points.min() / grid_width)) - 1
-    highest = int(math.ceil(points.max() / grid_width)) + 1
+    ends = _ends(values, low, high)
+    lowest = int(math.floor(min(ends) / grid_width)) - 1
+    highest = int(math.ceil(max(ends) / grid_width)) + 1
     size = highest - lowest + 1
     _check_size(size)
     grid = (lowest + np.arange(size)) * grid_width
     masses = np.zeros(size)
     infinity = 0.0
-    if values.size:
+    if 0 < values.size <= 4:  # the atoms of one release, one by one (as np.add.at would)
+        for value, atom in zip(values.tolist(), atom_masses.tolist(), strict=True):
+            masses[_one_grid_index(value, grid_width, pessimistic) - lowest] += atom
+    elif values.size:
         index = _grid_index(values, grid_width, lowest, up=pessimistic)
         np.add.at(masses, index, atom_masses)
     if np.isfinite(low):
@@ -199,11 +199,26 @@ def _rounded(law, grid_width, pessimistic, tail_mass, connect_dots):
             if beyond:
                 top = _grid_index(np.array([high]), grid_width, lowest, up=False)[0]
                 masses[top] += float(law.continuous_exceeds(np.array(high)))
-    keep = np.flatnonzero(masses > 0)
-    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
+    first, last = _positive_range(masses)
     return PrivacyLossDistribution(
         grid_width, lowest + first, masses[first : last + 1], infinity, pessimistic, tail_mass
     )
+
+
+def _ends(values, low, high):
+    """The smallest and largest of the atoms and, if finite, the continuous range's ends."""
+    ends = values.tolist() if values.size <= 4 else [values.min(), values.max()]
+    if np.isfinite(low):
+        ends += [low, high]
+    return [min(ends), max(ends)]
+
+
+def _positive_range(masses):
+    """The first and last index of a mass > 0, (0, 0) if there is none."""
+    if masses.size and masses[0] > 0 and masses[-1] > 0:  # a release rounded: most often
+        return 0, masses.size - 1
+    keep = np.flatnonzero(masses > 0)
+    return (int(keep[0]), int(keep[-1])) if keep.size else (0, 0)
 
 
 def _connect_the_dots(law, grid_width, tail_mass):
@@ -218,9 +233,7 @@ def _connect_the_dots(law, grid_width, tail_mass):
     """
     values, _ = law.loss_atoms
     low, high = law.continuous_range(tail_mass)
-    ends = [values.min(), values.max()] if values.size else []
-    if np.isfinite(low):
-        ends += [low, high]
+    ends = _ends(values, low, high)
     lowest = int(math.floor(min(ends) / grid_width))
     highest = int(math.ceil(max(ends) / grid_width))
     size = highest - lowest + 1
@@ -229,9 +242,9 @@ def _connect_the_dots(law, grid_width, tail_mass):
         lowest, size = lowest - 1, 2
     losses = (lowest + np.arange(size)) * grid_width
     exact = law.hockey(losses)
-    exact = np.minimum(np.maximum(np.where(np.isnan(exact), 0.0, exact), 0.0), 1.0)
+    exact = np.minimum(np.fmax(exact, 0.0), 1.0)  # fmax: a NaN is taken as 0
     exact = np.minimum.accumulate(exact)  # delta never increases with epsilon
-    steps = np.diff(exact)  # D_i <= 0
+    steps = exact[1:] - exact[:-1]  # D_i <= 0
     growth = math.expm1(grid_width)
     masses = np.empty(size)
     masses[1:-1] = (steps[1:] - math.exp(grid_width) * steps[:-1]) / growth
@@ -239,8 +252,7 @@ def _connect_the_dots(law, grid_width, tail_mass):
     masses = np.maximum(masses, 0.0)
     infinity = float(exact[-1])
     masses[0] = max(1.0 - infinity - masses[1:].sum(), 0.0)
-    keep = np.flatnonzero(masses > 0)
-    first, last = (keep[0], keep[-1]) if keep.size else (0, 0)
+    first, last = _positive_range(masses)
     return PrivacyLossDistribution(
         grid_width, lowest + first, masses[first : last + 1], infinity, True, tail_mass
     )
