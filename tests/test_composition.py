@@ -1039,6 +1039,21 @@ def test_the_chernoff_window_leaves_at_most_outside_beyond_each_end(
     assert _tails.composed_window(np.array([1.0]), k, 1e-9) == (0, 0)
 
 
+def test_the_chernoff_window_of_a_spike_with_far_atoms():
+    # Nearly all mass on one point, a little at both far ends: the Gaussian's best order
+    # would overflow the exponentials, so smaller ones are taken; the bound still holds.
+    from dplearn.composition import _tails
+
+    masses = np.zeros(2001)
+    masses[[0, 1000, 2000]] = [1e-12, 1.0 - 2e-12, 1e-12]
+    for k in (2, 5):
+        composed = _composed_by_convolution(masses, k)
+        for outside in (1e-9, 1e-13):
+            low, high = _tails.composed_window(masses, k, outside)
+            assert composed[:low].sum() <= outside
+            assert composed[high + 1 :].sum() <= outside
+
+
 def test_a_window_that_wraps_mass_around_keeps_the_bracket_sound(monkeypatch):
     # With a million times more mass allowed outside the window than the lessons allow
     # (more than the tails cut), the mass the shorter transform wraps into it is far above

@@ -196,29 +196,30 @@ def forget_spectra():
 def integer_power(values, k, out=None):
     """values ** k by repeated squaring (much faster than a complex pow).
 
+    Squares ``values`` in place up to the lowest power of two in k, which then collects
+    the product; the higher powers are squared in ``out``. No copy is taken.
+
     Args:
       values: the caller's own spectrum, overwritten to save allocations.
       k: the power, an int >= 1.
-      out: an array to write the result into, or None.
+      out: a work array of the shape of ``values``, or None (one is allocated if needed).
 
     Returns:
-      values ** k (``out`` if given).
+      values ** k, in ``values`` (the array returned, whatever ``out``).
     """
-    result = None
-    power = values
+    while not k & 1:
+        np.square(values, out=values)
+        k >>= 1
+    k >>= 1
+    if not k:
+        return values
+    power = np.square(values, out=out)
     while True:
         if k & 1:
-            if result is None:
-                if out is not None:
-                    result = out
-                    np.copyto(result, power)
-                else:
-                    result = power.copy() if k > 1 else power
-            else:
-                result *= power
+            values *= power
         k >>= 1
         if not k:
-            return result
+            return values
         np.square(power, out=power)
 
 
@@ -278,8 +279,7 @@ def self_compose_rows(rows, k, length, kept=None):
             kept[length] = power.copy() if length in kept else None
             if kept[length] is not None:
                 kept[length].flags.writeable = False
-    integer_power(power, k, out=spectrum)
-    inverse(spectrum, length, out=output)
+    inverse(integer_power(power, k, out=spectrum), length, out=output)
     return output
 
 

@@ -34,19 +34,21 @@ __all__ = ["composed_window"]
 #: variance: every order gives a valid bound; these three find windows as short as nine
 #: between 1/4 and 4 do for the lessons' compositions, at less cost.
 _ORDER_FACTORS = np.array([math.sqrt(0.5), 1.0, math.sqrt(2.0)])
-#: The same factors for the upper tail (+) and the lower tail (-), as a column.
-_SIGNED_FACTORS = np.concatenate((_ORDER_FACTORS, -_ORDER_FACTORS))[:, None]
-_TINY = 1e-300
+#: Largest |lambda (i - centre)| taken: e^600 neither overflows nor, over the masses, loses
+#: more than round-off to underflow.
+_LARGEST_EXPONENT = 600.0
 _EPS = float(np.finfo(float).eps)
 
 
 @functools.lru_cache(maxsize=16)
-def _powers(size):
-    """The columns 1, i, i^2 for the grid indices i = 0 .. size - 1 (read-only)."""
+def _grid(size):
+    """For grid indices i = 0 .. size - 1: the columns 1, i, i^2, and i - centre."""
     points = np.arange(size, dtype=float)
     powers = np.stack((np.ones(size), points, points * points), axis=1)
-    powers.flags.writeable = False
-    return powers
+    centred = points - (size - 1) / 2.0
+    for array in (powers, centred):
+        array.flags.writeable = False
+    return powers, centred
 
 
 def composed_window(masses, k, outside):
@@ -65,29 +67,32 @@ def composed_window(masses, k, outside):
       one per row.
     """
     rows = np.atleast_2d(masses)
-    top = k * (rows.shape[1] - 1)
-    totals, firsts, seconds = (rows @ _powers(rows.shape[1])).T
+    size = rows.shape[1]
+    top = k * (size - 1)
+    powers, centred = _grid(size)
+    totals, firsts, seconds = (rows @ powers).T
     means = firsts / totals
     variances = seconds / totals - means * means
-    # With S = the composed index and lambda > 0, the mass at S - k mean >= t is at most
-    # exp(k log M_c(lambda) - lambda t), M_c the moment generating function of the
-    # centred index (log M_c(lambda) = log M(lambda) - lambda mean): it is <= outside
-    # from t = (k log M_c(lambda) - log outside) / lambda.
+    spread = variances[variances > 0.0]
+    if not spread.size:  # every law one point (or its variance lost to round-off)
+        return [(0, top)] * rows.shape[0] if np.ndim(masses) == 2 else (0, top)
+    # With S = the composed index, c the grid's centre and lambda of either sign, the
+    # composed mass at sign(lambda) (S - k mean) >= t is at most exp(k log M(lambda) -
+    # k lambda (mean - c) - |lambda| t), M(lambda) = sum_i p_i e^(lambda (i - c)): it is
+    # <= outside from t = (k (log M(lambda) - lambda (mean - c)) - log outside) / |lambda|.
+    # One set of orders serves every row (any order gives a valid bound), around the best
+    # for a Gaussian, and kept where no exponential overflows.
     log_outside = math.log(outside)
-    best = np.sqrt(-2.0 * log_outside / (k * np.maximum(variances, _TINY)))  # for a Gaussian
-    # Both tails at once: orders +lambda, then -lambda, per row; in log space (no overflow).
-    # A mass of 0 counts as _TINY: M only grows, and the bound stays valid.
-    orders = best[:, None] * _SIGNED_FACTORS[:, 0]
-    exponents = orders[:, :, None] * _powers(rows.shape[1])[:, 1]
-    exponents += np.log(np.maximum(rows, _TINY))[:, None, :]
-    largest = exponents.max(axis=2)
-    np.exp(exponents - largest[:, :, None], out=exponents)
-    log_moments = largest + np.log(exponents.sum(axis=2)) - orders * means[:, None]
-    # Round-off: each sum is off by ~N eps relatively, each exponent by ~eps (lambda N +
-    # 700), k times over; the bound is taken that much (and a factor 2) smaller, so that
-    # round-off cannot make it too small. What remains, ~k N eps of an index, is far
-    # inside the index added at each end.
-    slack = math.log(2.0) + 8.0 * k * (rows.shape[1] + 1000) * _EPS
+    best = math.sqrt(-2.0 * log_outside / (k * float(spread.mean())))
+    orders = np.minimum(best * _ORDER_FACTORS, _LARGEST_EXPONENT / max(centred[-1], 1.0))
+    orders = np.concatenate((orders, -orders))
+    moments = rows @ np.exp(orders[:, None] * centred).T  # all terms > 0: no cancellation
+    log_moments = np.log(moments) - orders * (means - (size - 1) / 2.0)[:, None]
+    # Round-off: each sum is off by ~N eps relatively, each exponent by ~600 eps, k times
+    # over; the bound is taken that much (and a factor 2) smaller, so that round-off cannot
+    # make it too small. What remains, ~k N eps of an index, is far inside the index added
+    # at each end.
+    slack = math.log(2.0) + 8.0 * k * (size + 1000) * _EPS
     reaches = (k * log_moments + (slack - log_outside)) / np.abs(orders)
     half = _ORDER_FACTORS.size
     windows = []
