@@ -552,18 +552,22 @@ class PrivacyLossDistribution:
 def _cut(masses, limit):
     """How many of the first masses (>= 0) can be cut with a sum <= limit, and that sum.
 
-    Summed over a first stretch of 2,048 masses, four times longer until the sum passes
-    the limit: a PLD's tails are short next to its support, and the whole is never
-    summed for them.
+    Summed by blocks of 64 over a first stretch of 4,096 masses, four times longer until
+    the sum passes the limit (a PLD's tails are short next to its support: the whole is
+    never summed for them), then one by one within the block where the limit falls.
     """
-    stretch = 2048
+    block, stretch = 64, 4096
     while True:
-        running = np.cumsum(masses[:stretch])
-        if running[-1] > limit or stretch >= masses.size:
+        whole = min(stretch, masses.size) // block * block
+        running = np.cumsum(masses[:whole].reshape(-1, block).sum(axis=1))
+        if (running.size and running[-1] > limit) or stretch >= masses.size:
             break
         stretch *= 4
-    count = int(np.searchsorted(running, limit, side="right"))
-    return count, (float(running[count - 1]) if count else 0.0)
+    blocks = int(np.searchsorted(running, limit, side="right"))
+    before = float(running[blocks - 1]) if blocks else 0.0
+    partial = before + np.cumsum(masses[blocks * block : (blocks + 1) * block])
+    count = int(np.searchsorted(partial, limit, side="right"))
+    return blocks * block + count, (float(partial[count - 1]) if count else before)
 
 
 def round_off_bound(masses):
