@@ -237,9 +237,10 @@ def round_off(masses):
     Returns:
       The bound, a float >= 0.
     """
-    largest = float(masses.max(initial=0.0))
+    # The ufuncs' own reductions: ndarray.max goes through a Python-level wrapper.
+    largest = float(np.maximum.reduce(masses, initial=0.0))
     return max(
-        4.0 * float(-masses.min(initial=0.0)),
+        4.0 * float(-np.minimum.reduce(masses, initial=0.0)),
         2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(masses.size, 2)) * largest,
     )
 

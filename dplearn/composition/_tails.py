@@ -42,9 +42,9 @@ _EPS = float(np.finfo(float).eps)
 
 @functools.lru_cache(maxsize=16)
 def _grid(size):
-    """For grid indices i = 0 .. size - 1: the columns 1, i, i^2, and i - centre."""
+    """For grid indices i = 0 .. size - 1: the rows 1, i, i^2, and i - centre."""
     points = np.arange(size, dtype=float)
-    powers = np.stack((np.ones(size), points, points * points), axis=1)
+    powers = np.stack((np.ones(size), points, points * points))
     centred = points - (size - 1) / 2.0
     for array in (powers, centred):
         array.flags.writeable = False
@@ -66,11 +66,13 @@ def composed_window(masses, k, outside):
       whole support, 0 and k (N - 1), for a law of one point). For rows, a list of them,
       one per row.
     """
-    rows = np.atleast_2d(masses)
+    rows = masses if masses.ndim == 2 else masses[None, :]
     size = rows.shape[1]
     top = k * (size - 1)
     powers, centred = _grid(size)
-    totals, firsts, seconds = (rows @ powers).T
+    # Ufuncs throughout: on arrays this small, numpy's Python-level wrappers (sum, mean,
+    # einsum) and a BLAS call cost more than the arithmetic, most of all from cold caches.
+    totals, firsts, seconds = np.add.reduce(rows[:, None, :] * powers, axis=2).T
     means = firsts / totals
     variances = seconds / totals - means * means
     spread = variances[variances > 0.0]
@@ -83,10 +85,11 @@ def composed_window(masses, k, outside):
     # One set of orders serves every row (any order gives a valid bound), around the best
     # for a Gaussian, and kept where no exponential overflows.
     log_outside = math.log(outside)
-    best = math.sqrt(-2.0 * log_outside / (k * float(spread.mean())))
+    best = math.sqrt(-2.0 * log_outside * spread.size / (k * float(np.add.reduce(spread))))
     orders = np.minimum(best * _ORDER_FACTORS, _LARGEST_EXPONENT / max(centred[-1], 1.0))
     orders = np.concatenate((orders, -orders))
-    moments = rows @ np.exp(orders[:, None] * centred).T  # all terms > 0: no cancellation
+    exponentials = np.exp(orders[:, None] * centred)
+    moments = np.add.reduce(rows[:, None, :] * exponentials, axis=2)  # all terms > 0
     log_moments = np.log(moments) - orders * (means - (size - 1) / 2.0)[:, None]
     # Round-off: each sum is off by ~N eps relatively, each exponent by ~600 eps, k times
     # over; the bound is taken that much (and a factor 2) smaller, so that round-off cannot
@@ -101,7 +104,11 @@ def composed_window(masses, k, outside):
             windows.append((0, top))
             continue
         # One index more at each end: the window is closed, and k mean + t is a float.
-        low = max(math.floor(k * mean - float(reach[half:].min())) - 1, 0)
-        high = min(math.ceil(k * mean + float(reach[:half].min())) + 1, top)
+        below, above = (
+            float(np.minimum.reduce(reach[half:])),
+            float(np.minimum.reduce(reach[:half])),
+        )
+        low = max(math.floor(k * mean - below) - 1, 0)
+        high = min(math.ceil(k * mean + above) + 1, top)
         windows.append((low, high) if low <= high else (0, top))
     return windows if np.ndim(masses) == 2 else windows[0]

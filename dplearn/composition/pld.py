@@ -251,7 +251,7 @@ def _connect_the_dots(law, grid_width, tail_mass):
     masses[-1] = -math.exp(grid_width) * steps[-1] / growth
     masses = np.maximum(masses, 0.0)
     infinity = float(exact[-1])
-    masses[0] = max(1.0 - infinity - masses[1:].sum(), 0.0)
+    masses[0] = max(1.0 - infinity - float(np.add.reduce(masses[1:])), 0.0)
     first, last = _positive_range(masses)
     return PrivacyLossDistribution(
         grid_width, lowest + first, masses[first : last + 1], infinity, True, tail_mass
@@ -559,13 +559,13 @@ def _cut(masses, limit):
     block, stretch = 64, 4096
     while True:
         whole = min(stretch, masses.size) // block * block
-        running = np.cumsum(masses[:whole].reshape(-1, block).sum(axis=1))
+        running = np.add.accumulate(np.add.reduce(masses[:whole].reshape(-1, block), axis=1))
         if (running.size and running[-1] > limit) or stretch >= masses.size:
             break
         stretch *= 4
     blocks = int(np.searchsorted(running, limit, side="right"))
     before = float(running[blocks - 1]) if blocks else 0.0
-    partial = before + np.cumsum(masses[blocks * block : (blocks + 1) * block])
+    partial = before + np.add.accumulate(masses[blocks * block : (blocks + 1) * block])
     count = int(np.searchsorted(partial, limit, side="right"))
     return blocks * block + count, (float(partial[count - 1]) if count else before)
 
@@ -621,7 +621,7 @@ def _windows(distributions, k):
         return whole
     outsides = [d.tail_mass * _OUTSIDE_FRACTION for d in distributions]
     if len(set(sizes)) == 1 and len(set(outsides)) == 1:
-        masses = np.stack([d.masses for d in distributions])
+        masses = np.array([d.masses for d in distributions])
         bounds = _tails.composed_window(masses, k, outsides[0])
     else:
         bounds = [
