@@ -1087,3 +1087,22 @@ def test_the_lessons_bracket_takes_a_window_shorter_than_its_support():
         assert count < 0.85 * support and outside == 1e-18
         assert 0 <= start <= support - count
     assert windows[0][1] == windows[1][1]  # one two-row transform
+
+
+def test_tail_cuts_match_a_plain_running_sum():
+    # The cut sums by blocks and stretches; a plain running sum over the whole array says
+    # how many masses fit under the limit, and their sum.
+    cut = sys.modules["dplearn.composition.pld"]._cut
+    rng = np.random.default_rng(3)
+    for trial in range(400):
+        size = int(rng.integers(1, 30_000))
+        masses = rng.random(size) * 10.0 ** rng.uniform(-20, -12, size)
+        if trial % 3 == 0:
+            masses = np.sort(masses)[::-1].copy()
+        limit = 10.0 ** rng.uniform(-18, -9)
+        running = np.cumsum(masses)
+        count = int(np.searchsorted(running, limit, side="right"))
+        ours_count, ours_sum = cut(masses, limit)
+        assert ours_count == count
+        assert ours_sum <= limit
+        assert ours_sum == pytest.approx(running[count - 1] if count else 0.0, rel=1e-12)
