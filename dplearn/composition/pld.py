@@ -493,14 +493,18 @@ class PrivacyLossDistribution:
         if other.pessimistic != self.pessimistic:
             raise ValueError("other must be rounded the same way (pessimistic or optimistic)")
 
-    def _truncated(self, lowest_index, masses, infinity_mass, scratch=False, outside=0.0):
+    def _truncated(
+        self, lowest_index, masses, infinity_mass, scratch=False, outside=0.0, shift=None
+    ):
         """Bound the FFT round-off and cut tails of at most tail_mass, on the safe side.
 
         Every mass the transform returns is within ``noise`` of the true one
         (``round_off_bound``). A pessimistic PLD puts size * noise on +inf (which raises
         delta at least as much as any mass can), an optimistic one subtracts noise from
         every mass, so that neither bound is crossed by round-off. ``masses`` is changed in
-        place; with ``scratch`` (a work array) the kept part is copied out.
+        place; with ``scratch`` (a work array) the kept part is copied out. With ``shift``,
+        ``masses`` is a work array whose masses start at that position and wrap around: they
+        are read in order into a new array as they are bounded, in one pass.
 
         ``outside`` bounds the composed mass beyond each end of a window shorter than the
         whole support (``_windows``), which the cyclic transform wrapped into it: each
@@ -514,15 +518,25 @@ class PrivacyLossDistribution:
         ``_windows`` keeps ``outside`` a thousandth of tail_mass, so the mass stays >= 0.
         """
         size = masses.size
-        noise = _fft.round_off(masses)
+        noise = _fft.round_off(masses)  # the same for the masses in any order
         # The transform's output is the caller's own array: changed in place below.
         masses = masses.astype(float, copy=False)
+        pieces = [(masses, masses)]
+        if shift is not None:
+            ordered = np.empty(size)
+            pieces = [
+                (masses[shift:], ordered[: size - shift]),
+                (masses[:shift], ordered[size - shift :]),
+            ]
+            masses = ordered
+        for source, target in pieces:
+            if self.pessimistic:
+                np.maximum(source, 0.0, out=target)
+            else:
+                np.subtract(source, noise, out=target)
+                np.maximum(target, 0.0, out=target)
         if self.pessimistic:
-            np.maximum(masses, 0.0, out=masses)
             infinity_mass = infinity_mass + size * noise
-        else:
-            masses -= noise
-            np.maximum(masses, 0.0, out=masses)
         first, below = _cut(masses, self.tail_mass)
         cut_from_top, above = _cut(masses[::-1], self.tail_mass)
         last = size - 1 - cut_from_top
@@ -770,9 +784,8 @@ def _self_compose_both(optimistic, pessimistic, k, spectra=None):
     ):
         # Index j of this row's composition sits at position (j + k offset) mod length.
         shift = (start + k * offset) % length
-        masses = np.concatenate((row[shift:], row[:shift]))
         first = k * distribution.lowest_index + start
-        result.append(distribution._truncated(first, masses, infinity, outside=outside))
+        result.append(distribution._truncated(first, row, infinity, outside=outside, shift=shift))
     return tuple(result)
 
 
