@@ -34,6 +34,8 @@ __all__ = ["composed_window"]
 #: variance: every order gives a valid bound; these three find windows as short as nine
 #: between 1/4 and 4 do for the lessons' compositions, at less cost.
 _ORDER_FACTORS = np.array([math.sqrt(0.5), 1.0, math.sqrt(2.0)])
+#: The same, for the upper tail (+) and then the lower tail (-).
+_SIGNED_FACTORS = np.concatenate((_ORDER_FACTORS, -_ORDER_FACTORS))
 #: Largest |lambda (i - centre)| taken: e^600 neither overflows nor, over the masses, loses
 #: more than round-off to underflow.
 _LARGEST_EXPONENT = 600.0
@@ -86,8 +88,8 @@ def composed_window(masses, k, outside):
     # for a Gaussian, and kept where no exponential overflows.
     log_outside = math.log(outside)
     best = math.sqrt(-2.0 * log_outside * spread.size / (k * float(np.add.reduce(spread))))
-    orders = np.minimum(best * _ORDER_FACTORS, _LARGEST_EXPONENT / max(centred[-1], 1.0))
-    orders = np.concatenate((orders, -orders))
+    largest = _LARGEST_EXPONENT / max(centred[-1], 1.0)
+    orders = np.clip(best * _SIGNED_FACTORS, -largest, largest)
     exponentials = np.exp(orders[:, None] * centred)
     moments = np.add.reduce(rows[:, None, :] * exponentials, axis=2)  # all terms > 0
     log_moments = np.log(moments) - orders * (means - (size - 1) / 2.0)[:, None]
@@ -97,17 +99,15 @@ def composed_window(masses, k, outside):
     # at each end.
     slack = math.log(2.0) + 8.0 * k * (size + 1000) * _EPS
     reaches = (k * log_moments + (slack - log_outside)) / np.abs(orders)
-    half = _ORDER_FACTORS.size
+    # The tightest order of each tail, per row: (rows, 2) reaches above and below.
+    tightest = np.minimum.reduce(reaches.reshape(rows.shape[0], 2, -1), axis=2).tolist()
     windows = []
-    for mean, variance, reach in zip(means, variances, reaches, strict=True):
+    every = zip(means.tolist(), variances.tolist(), tightest, strict=True)
+    for mean, variance, (above, below) in every:
         if not variance > 0.0:  # one point, or a variance lost to round-off: the whole
             windows.append((0, top))
             continue
         # One index more at each end: the window is closed, and k mean + t is a float.
-        below, above = (
-            float(np.minimum.reduce(reach[half:])),
-            float(np.minimum.reduce(reach[:half])),
-        )
         low = max(math.floor(k * mean - below) - 1, 0)
         high = min(math.ceil(k * mean + above) + 1, top)
         windows.append((low, high) if low <= high else (0, top))
