@@ -35,9 +35,9 @@ def best_of(function, repeat=7, number=3):
 def best_over(function, seconds=0.4, least=20):
     """Best time of single calls made for at least ``seconds`` (and ``least`` calls).
 
-    For two libraries compared by a ratio: each is sampled over the same wall time, so
-    that the faster one has as many chances of a quiet moment on a shared machine as the
-    slower one (a fixed number of calls would sample it over a twentieth of the time).
+    A call of a millisecond sampled over as long as one of twenty: it has as many chances
+    of a quiet moment on a shared machine (a fixed number of calls would sample it over a
+    twentieth of the time).
     """
     times = []
     started = time.perf_counter()
