@@ -1029,12 +1029,14 @@ def test_the_chernoff_window_leaves_at_most_outside_beyond_each_end(
         # window leaves more than outside below it where the bound is not at the support.
         if outside == 1e-4:
             assert composed[: low + (high - low) // 20].sum() > 0.1 * outside
-    # Rows in one call give each row's window.
+    # Rows in one call: each row's window holds its own bound, and is the one a call for
+    # that row alone finds (to an index: one set of orders serves both rows).
     rows = np.stack([masses, masses[::-1]])
-    assert _tails.composed_window(rows, k, 1e-9) == [
-        _tails.composed_window(masses, k, 1e-9),
-        _tails.composed_window(masses[::-1].copy(), k, 1e-9),
-    ]
+    for row, (low, high) in zip(rows, _tails.composed_window(rows, k, 1e-9), strict=True):
+        row_composed = _composed_by_convolution(row, k)
+        assert row_composed[:low].sum() <= 1e-9 and row_composed[high + 1 :].sum() <= 1e-9
+        alone = _tails.composed_window(row.copy(), k, 1e-9)
+        assert abs(low - alone[0]) <= 1 and abs(high - alone[1]) <= 1
     # A law of one point is composed on its whole (one-point) support.
     assert _tails.composed_window(np.array([1.0]), k, 1e-9) == (0, 0)
 

@@ -88,11 +88,12 @@ def composed_window(masses, k, outside):
     # for a Gaussian, and kept where no exponential overflows.
     log_outside = math.log(outside)
     best = math.sqrt(-2.0 * log_outside * spread.size / (k * float(np.add.reduce(spread))))
-    largest = _LARGEST_EXPONENT / max(centred[-1], 1.0)
+    centre = (size - 1) / 2.0
+    largest = _LARGEST_EXPONENT / max(centre, 1.0)
     orders = np.clip(best * _SIGNED_FACTORS, -largest, largest)
     exponentials = np.exp(orders[:, None] * centred)
     moments = np.add.reduce(rows[:, None, :] * exponentials, axis=2)  # all terms > 0
-    log_moments = np.log(moments) - orders * (means - (size - 1) / 2.0)[:, None]
+    log_moments = np.log(moments) - orders * (means - centre)[:, None]
     # Round-off: each sum is off by ~N eps relatively, each exponent by ~600 eps, k times
     # over; the bound is taken that much (and a factor 2) smaller, so that round-off cannot
     # make it too small. What remains, ~k N eps of an index, is far inside the index added

@@ -622,9 +622,9 @@ def _windows(distributions, k):
     with at most ``outside`` = tail_mass / 1000 of the composed mass beyond each end
     (``_tails.composed_window``) fits a shorter transform, for whole transforms of
     ``_WINDOW_FROM`` to ``_WINDOW_TO`` points: then a window as long as that transform,
-    from ``start`` (relative to k lowest_index). ``_truncated`` accounts for
-    the mass the transform wraps into it. PLDs of one size and tail_mass (a bracket's
-    two) take one call of the bound.
+    from ``start`` (relative to k lowest_index). ``_truncated`` accounts for the mass
+    the transform wraps into it. PLDs of one size and tail_mass (a bracket's two) take
+    one call of the bound.
     """
     sizes = [k * (d.masses.size - 1) + 1 for d in distributions]
     whole = [(0, size, 0.0) for size in sizes]
