@@ -48,7 +48,20 @@ def typed(exercise, answer):
 def enter(box, exercise, answer, key="Check"):
     """Types or chooses answer in one box and presses Check (or Enter, in a text box)."""
     if exercise.kind == "choice":
-        box.locator(".dplearn-answer label", has_text=f"({answer})").first.click()
+        from playwright.sync_api import expect
+
+        # A click can land beside the option while the page above it still grows (Run All
+        # in JupyterLab typesets and draws as it goes): Check waits until the option holds.
+        option = box.locator(".dplearn-answer label", has_text=f"({answer})").first
+        radio = option.locator("input")
+        for _attempt in range(3):
+            option.click()
+            try:
+                expect(radio).to_be_checked(timeout=5_000)
+                break
+            except AssertionError:
+                continue
+        expect(radio).to_be_checked(timeout=1)
     else:
         field = box.locator(".dplearn-answer input")
         field.fill(typed(exercise, answer))
