@@ -1076,6 +1076,44 @@ def test_a_window_that_wraps_mass_around_keeps_the_bracket_sound(monkeypatch):
     composition._ONE_RELEASE_BRACKETS.clear()
 
 
+@pytest.mark.parametrize("pessimistic", [False, True])
+def test_each_end_answers_for_the_mass_wrapped_into_its_window(pessimistic):
+    # A k-fold composition, wrapped as a cyclic transform shorter than its support wraps
+    # it: the window drops the support's low end (optimistic case: that mass lands on the
+    # highest losses, where delta weighs it most) or its high end (pessimistic case: that
+    # mass lands on the lowest losses, where it weighs nothing). Truncating with the
+    # wrapped mass as ``outside`` must keep each end on its side of the exact composition's
+    # delta; without its correction, each end crosses it by about the wrapped mass.
+    pair, k, grid_width, tail_mass = privacy_loss.gaussian(2.0), 12, 1e-2, 1e-6
+    single = composition.pld(pair, grid_width, pessimistic=pessimistic, tail_mass=tail_mass)
+    full = _composed_by_convolution(single.masses, k)
+    lowest = k * single.lowest_index
+    exact = composition.PrivacyLossDistribution(
+        grid_width, lowest, full, 0.0, pessimistic, tail_mass
+    )
+    # The window leaves 1e-9 of the composed mass out (a thousandth of tail_mass, as
+    # ``_windows`` does), all at one end.
+    running = np.cumsum(full if not pessimistic else full[::-1])
+    left_out = int(np.searchsorted(running, 1e-9, side="right"))
+    outside = float(running[left_out - 1])
+    assert 1e-10 < outside <= 1e-9
+    start = left_out if not pessimistic else 0
+    count = full.size - left_out
+    window = full[start : start + count].copy()
+    beyond = np.r_[np.arange(0, start), np.arange(start + count, full.size)]
+    np.add.at(window, (beyond - start) % count, full[beyond])
+    truncated = single._truncated(lowest + start, window, 0.0, outside=outside)
+    epsilon = np.linspace(0.0, (lowest + full.size - 1) * grid_width, 200)
+    ours, truth = truncated.delta(epsilon), exact.delta(epsilon)
+    # Round-off: sums of ~6,000 masses in another order; the wrapped mass weighs ~1e-9.
+    if pessimistic:
+        assert np.all(ours >= truth - 1e-14)
+    else:
+        assert np.all(ours <= truth + 1e-14)
+        # The top mass could pay the correction whole (it was not clipped at 0).
+        assert truncated.masses[-1] > 2 * outside
+
+
 def test_the_lessons_bracket_takes_a_window_shorter_than_its_support():
     pld_module = sys.modules["dplearn.composition.pld"]
     pair, k, grid_width = privacy_loss.laplace(10.0), 100, 1e-3
