@@ -649,16 +649,15 @@ def _compose(row_key, steps, nonnegative_only=False):
         infinity = (
             -math.expm1(steps * math.log1p(-one.infinity_mass)) if one.infinity_mass < 1 else 1.0
         )
-    noise = round_off_bound(composed)
+    # The T-th power makes the transform's relative round-off about T times larger: the
+    # bounds have a term for it (a window holds no stretch of zeros that would show it).
+    noise, total = round_off_bound(composed, power=steps)
     wrapped = _WINDOW_TAIL if steps > 1 else 0.0
     if pessimistic:
         np.maximum(composed, 0.0, out=composed)
-        infinity = min(infinity + size * noise + wrapped, 1.0)
+        infinity = min(infinity + total + wrapped, 1.0)
         slack = 0.0
     else:
-        # The T-th power makes the transform's relative round-off about T times larger: T eps
-        # times the largest mass bounds it ~10 times over (measured against long double).
-        noise = max(noise, steps * float(np.finfo(composed.dtype).eps) * composed.max())
         composed -= noise
         np.maximum(composed, 0.0, out=composed)
         slack = wrapped

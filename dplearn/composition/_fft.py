@@ -30,12 +30,21 @@ on round-off below hold for all of them. The tricks, and why each is safe:
   complex multiplications and no logarithm or exponential per entry (as a complex pow
   does); its round-off shows in the inverse transform's output, where ``round_off``
   bounds it.
-- The round-off bound (``round_off``). Where the true mass is about 0, what the inverse
-  transform returns is round-off: four times its most negative value bounds the noise,
-  and so does 2 eps log2(n) times the largest mass (measured: never exceeded against
-  exact convolutions). The callers put size * noise on +inf (pessimistic: no mass can
-  raise delta more) or subtract noise from every mass (optimistic), so neither bound is
-  crossed by round-off.
+- The round-off bounds (``round_off``). Where the true mass is about 0, what the inverse
+  transform returns is round-off: four times its most negative value bounds the noise
+  of each mass, and so does 2 eps log2(n) times the largest mass. A k-th power
+  multiplies the relative round-off of the transform by k: a slow wave over the whole
+  window, which shows as negative masses only where the window holds a stretch of zeros
+  (a window shorter than the support may hold none). So each mass is also bounded by
+  k eps times the largest, and the sum of all n errors by k eps log2(n) / 2. Measured
+  against the same compositions in long double (Laplace and Gaussian PLDs on grids of
+  1e-2 to 1e-4, k from 2 to 3,000, and DP-SGD's 14,063 steps; whole transforms and
+  windows; with numpy's SIMD code and without): the worst error of a mass is 0.54 of
+  k eps times the largest, the worst sum 0.16 of k eps log2(n). Without the power's
+  terms, windows erred up to 46 times the bound and DP-SGD's steps 180 times. The tests
+  hold a sample of these cases to the bounds. A pessimistic caller puts the bound on the
+  sum on +inf (no masses can raise delta more); an optimistic one subtracts the bound on
+  each mass from every mass, so neither bound is crossed by round-off.
 - Two rows at once (``self_compose_rows``). The optimistic and pessimistic PLDs of a
   bracket go through one transform of a two-row array: each row takes exactly the
   arithmetic of a separate transform, so the same round-off bound holds, and one batched
@@ -223,26 +232,31 @@ def integer_power(values, k, out=None):
         np.square(power, out=power)
 
 
-def round_off(masses):
-    """A bound on the round-off of each mass that an inverse transform returned.
+def round_off(masses, power=1):
+    """Bounds on the round-off of the masses that an inverse transform returned.
 
-    The larger of four times the most negative value (where the truth is ~0, what is seen
-    is round-off) and 2 eps log2(n) times the largest mass (the round-off of a transform
-    of length n is about eps log2(n) times the largest entry: measured, at most that much
-    against exact convolutions).
+    Each mass: the largest of four times the most negative value (where the truth is ~0,
+    what is seen is round-off), 2 eps log2(n) times the largest mass (the round-off of a
+    transform of length n is about eps log2(n) times its largest entry) and k eps times
+    the largest mass (a k-th power multiplies the transform's relative round-off by k).
+    All n together: n times the first two, or k eps log2(n) / 2 if larger. Measured
+    against compositions in long double: see the module's docstring.
 
     Args:
       masses: what ``inverse`` returned (n masses).
+      power: k, the power the transform was raised to (1 for a product of two).
 
     Returns:
-      The bound, a float >= 0.
+      (each, total): floats >= 0, bounds on the error of each mass and on their sum.
     """
     # The ufuncs' own reductions: ndarray.max goes through a Python-level wrapper.
     largest = float(np.maximum.reduce(masses, initial=0.0))
-    return max(
-        4.0 * float(-np.minimum.reduce(masses, initial=0.0)),
-        2.0 * float(np.finfo(masses.dtype).eps) * math.log2(max(masses.size, 2)) * largest,
-    )
+    eps = float(np.finfo(masses.dtype).eps)
+    bits = math.log2(max(masses.size, 2))
+    seen = max(4.0 * float(-np.minimum.reduce(masses, initial=0.0)), 2.0 * eps * bits * largest)
+    each = max(seen, power * eps * largest)
+    total = max(masses.size * seen, 0.5 * power * eps * bits)
+    return each, total
 
 
 def self_compose_rows(rows, k, length, kept=None):

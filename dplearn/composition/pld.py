@@ -442,7 +442,7 @@ class PrivacyLossDistribution:
         first = k * self.lowest_index + start
         masses = self.composed_window(k, first, count, keep_transform=False)
         infinity = -math.expm1(k * math.log1p(-self.infinity_mass))
-        return self._truncated(first, masses, infinity, outside=outside)
+        return self._truncated(first, masses, infinity, outside=outside, power=k)
 
     def composed_window(self, k, first, size, *, keep_transform=True, double=False):
         """The masses of the k-fold composition at grid indices first .. first + size - 1.
@@ -494,17 +494,18 @@ class PrivacyLossDistribution:
             raise ValueError("other must be rounded the same way (pessimistic or optimistic)")
 
     def _truncated(
-        self, lowest_index, masses, infinity_mass, scratch=False, outside=0.0, shift=None
+        self, lowest_index, masses, infinity_mass, scratch=False, outside=0.0, shift=None, power=1
     ):
         """Bound the FFT round-off and cut tails of at most tail_mass, on the safe side.
 
-        Every mass the transform returns is within ``noise`` of the true one
-        (``round_off_bound``). A pessimistic PLD puts size * noise on +inf (which raises
-        delta at least as much as any mass can), an optimistic one subtracts noise from
-        every mass, so that neither bound is crossed by round-off. ``masses`` is changed in
-        place; with ``scratch`` (a work array) the kept part is copied out. With ``shift``,
-        ``masses`` is a work array whose masses start at that position and wrap around: they
-        are read in order into a new array as they are bounded, in one pass.
+        Every mass the transform returns is within ``noise`` of the true one, and all
+        are within ``total`` together (``round_off_bound``; ``power`` is the k its
+        transform was raised to). A pessimistic PLD puts ``total`` on +inf (which raises
+        delta at least as much as any masses can), an optimistic one subtracts noise from
+        every mass, so that neither bound is crossed by round-off. ``masses`` is changed
+        in place; with ``scratch`` (a work array) the kept part is copied out. With
+        ``shift``, ``masses`` is a work array whose masses start at that position and wrap
+        around: they are read in order into a new array as they are bounded, in one pass.
 
         ``outside`` bounds the composed mass beyond each end of a window shorter than the
         whole support (``_windows``), which the cyclic transform wrapped into it: each
@@ -518,7 +519,7 @@ class PrivacyLossDistribution:
         ``_windows`` keeps ``outside`` a thousandth of tail_mass, so the mass stays >= 0.
         """
         size = masses.size
-        noise = _fft.round_off(masses)  # the same for the masses in any order
+        noise, total = _fft.round_off(masses, power)  # the same for the masses in any order
         # The transform's output is the caller's own array: changed in place below.
         masses = masses.astype(float, copy=False)
         pieces = [(masses, masses)]
@@ -536,7 +537,7 @@ class PrivacyLossDistribution:
                 np.subtract(source, noise, out=target)
                 np.maximum(target, 0.0, out=target)
         if self.pessimistic:
-            infinity_mass = infinity_mass + size * noise
+            infinity_mass = infinity_mass + total
         first, below = _cut(masses, self.tail_mass)
         cut_from_top, above = _cut(masses[::-1], self.tail_mass)
         last = size - 1 - cut_from_top
@@ -584,24 +585,26 @@ def _cut(masses, limit):
     return blocks * block + count, (float(partial[count - 1]) if count else before)
 
 
-def round_off_bound(masses):
-    """A bound on the round-off of each mass that a composition's transform returned.
+def round_off_bound(masses, power=1):
+    """Bounds on the round-off of the masses that a composition's transform returned.
 
     For masses taken straight from ``PrivacyLossDistribution.composed_window``: every one
-    is within this bound of the exact k-fold composition's mass (where the truth is ~0,
-    the transform returns round-off of either sign; the bound is the larger of four times
-    the most negative value and 2 eps log2(n) times the largest mass). A pessimistic
-    caller puts size * bound on +inf, an optimistic one subtracts it from every mass.
+    is within ``each`` of the exact k-fold composition's mass, and their errors sum to at
+    most ``total`` (``_fft.round_off`` says how: where the truth is ~0 the transform
+    returns round-off of either sign, and the k-th power multiplies it by k). A
+    pessimistic caller puts ``total`` on +inf, an optimistic one subtracts ``each`` from
+    every mass.
 
     Args:
       masses: the masses a transform returned (n of them), before any is changed.
+      power: k, the number of compositions the transform's power took.
 
     Returns:
-      The bound, a float >= 0.
+      (each, total), floats >= 0.
 
     Taught in: 09-count-privacy-with-an-accountant.ipynb
     """
-    return _fft.round_off(masses)
+    return _fft.round_off(masses, power)
 
 
 def clear_spectrum_cache():
@@ -767,7 +770,7 @@ def _self_compose_both(optimistic, pessimistic, k, spectra=None):
     if not any(outside for _, _, outside in windows):  # both whole: one common support
         composed = _fft.self_compose_rows(rows, k, length, kept=spectra)
         return tuple(
-            distribution._truncated(k * lowest, row, infinity, scratch=True)
+            distribution._truncated(k * lowest, row, infinity, scratch=True, power=k)
             for row, distribution, infinity in zip(
                 composed[:, :size], both, infinities, strict=True
             )
@@ -785,7 +788,9 @@ def _self_compose_both(optimistic, pessimistic, k, spectra=None):
         # Index j of this row's composition sits at position (j + k offset) mod length.
         shift = (start + k * offset) % length
         first = k * distribution.lowest_index + start
-        result.append(distribution._truncated(first, row, infinity, outside=outside, shift=shift))
+        result.append(
+            distribution._truncated(first, row, infinity, outside=outside, shift=shift, power=k)
+        )
     return tuple(result)
 
 
